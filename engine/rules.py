@@ -18,9 +18,10 @@ Every refusal has a :class:`Refusal` code and a sentence that names what is wron
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from engine.board import Board, Geometry
 from engine.colours import EDGE_ORDER, Colour, Edge
@@ -43,6 +44,8 @@ class Refusal(str, Enum):
     MUST_PLAY = "must_play"
     OUT_OF_TURN = "out_of_turn"
     GAME_OVER = "game_over"
+    BAG_EMPTY = "bag_empty"
+    NOT_IN_BAG = "not_in_bag"
 
 
 @dataclass(frozen=True)
@@ -179,7 +182,8 @@ def validate_placement(
     return verdict.score
 
 
-def rotations(set_tile: SetTile, index: int, geometry: Geometry) -> list[Placement]:
+@cache
+def rotations(set_tile: SetTile, index: int, geometry: Geometry) -> tuple[Placement, ...]:
     """The distinct placements of a physical tile on a cell (its 3 rotations, no flips)."""
     cell = geometry[index]
     seen: dict[tuple[Colour, Colour, Colour], Placement] = {}
@@ -187,7 +191,36 @@ def rotations(set_tile: SetTile, index: int, geometry: Geometry) -> list[Placeme
         edges = {e: set_tile.clockwise[(i + r) % 3] for i, e in enumerate(cell.edges_clockwise)}
         p = Placement(index, edges[Edge.LEFT], edges[Edge.RIGHT], edges[Edge.BASE], set_tile.value)
         seen.setdefault((p.left, p.right, p.base), p)
-    return list(seen.values())
+    return tuple(seen.values())
+
+
+def _iter_legal(
+    board: Board, variant: Variant, tiles: Iterable[Tile] | None
+) -> Iterator[Placement]:
+    on_board = board.tiles
+    pool = variant.all_tiles if tiles is None else frozenset(tiles)
+    candidates = [variant.set_tile(t) for t in sorted(pool) if t not in on_board]
+    first = board.is_empty()
+    geometry = board.geometry
+    for cell in geometry:
+        if board[cell.index] is not None:
+            continue
+        constraints: list[tuple[Edge, Colour]] = []
+        if first:
+            if cell.bonus > 1:
+                continue
+        else:
+            for edge in EDGE_ORDER:
+                across = geometry.across(cell.index, edge)
+                other = board[across[0]] if across is not None else None
+                if across is not None and other is not None:
+                    constraints.append((edge, other.colour(across[1])))
+            if not constraints:
+                continue
+        for st in candidates:
+            for p in rotations(st, cell.index, geometry):
+                if all(p.colour(e).matches(c) for e, c in constraints):
+                    yield p
 
 
 def legal_placements(
@@ -196,21 +229,11 @@ def legal_placements(
     """Every legal placement of ``tiles`` (default: every tile not on the board).
 
     Tiles are turned, never flipped, so each tile is tried in its 3 physical rotations.
+    The rules are those of :func:`check_placement` (a test holds the two together).
     """
-    on_board = board.tiles
-    pool = variant.all_tiles if tiles is None else frozenset(tiles)
-    candidates = [variant.set_tile(t) for t in sorted(pool) if t not in on_board]
-    out: list[Placement] = []
-    for cell in board.geometry:
-        if board[cell.index] is not None:
-            continue
-        for st in candidates:
-            for p in rotations(st, cell.index, board.geometry):
-                if check_placement(board, p, variant).legal:
-                    out.append(p)
-    return out
+    return list(_iter_legal(board, variant, tiles))
 
 
 def can_play(board: Board, variant: Variant, hand: Iterable[Tile]) -> bool:
     """Whether any tile of ``hand`` has a legal placement."""
-    return bool(legal_placements(board, variant, hand))
+    return next(_iter_legal(board, variant, hand), None) is not None

@@ -1,0 +1,1 @@
+"""The ``spectrangle`` command: one entry point whose subcommands live in the packages."""
