@@ -37,6 +37,7 @@ __all__ = [
     "SpectrangleError",
     "Tile",
     "Variant",
+    "VariantError",
     "Verdict",
     "check_placement",
     "legal_placements",

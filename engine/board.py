@@ -117,7 +117,7 @@ class Geometry(Sequence[Cell]):
 
     def _check_neighbours(self) -> None:
         for cell in self._cells:
-            for edge, other in cell.neighbours:
+            for _edge, other in cell.neighbours:
                 if other is None:
                     continue
                 back = [e for e, o in self._cells[other].neighbours if o == cell.index]
@@ -141,6 +141,7 @@ class Geometry(Sequence[Cell]):
             return candidates[best]
 
         centroids: dict[Point, object] = {c.centroid: c.index for c in self._cells}
+
         def inside(c: Cell, e: Edge) -> Point:
             # A point just inside the cell near the edge's midpoint: a shared edge
             # has one midpoint but two sides.

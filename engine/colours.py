@@ -10,12 +10,12 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from engine.errors import InvalidNotationError
 
 
-class Colour(str, Enum):
+class Colour(StrEnum):
     """A tile colour. White is the joker colour and matches every colour."""
 
     RED = "red"
@@ -40,7 +40,7 @@ class Colour(str, Enum):
             ) from None
 
     @classmethod
-    def parse(cls, text: str) -> Colour:
+    def parse(cls, text: object) -> Colour:
         """A colour from its name (``"red"``) or its letter (``"R"``)."""
         if not isinstance(text, str):
             raise InvalidNotationError(f"not a colour: {text!r}", text)
@@ -74,7 +74,7 @@ _BY_LETTER = {letter: colour for colour, letter in _LETTERS.items()}
 COLOUR_ORDER: tuple[Colour, ...] = tuple(Colour)
 
 
-class Edge(str, Enum):
+class Edge(StrEnum):
     """The three edges of a cell: ``base`` is the horizontal one."""
 
     LEFT = "left"

@@ -138,7 +138,8 @@ class Game:
         names = tuple(players)
         if not 1 <= len(names) <= variant.max_players:
             raise GameError(
-                f"a game of {variant.name} has 1 to {variant.max_players} players, not {len(names)}",
+                f"a game of {variant.name} has 1 to {variant.max_players} players, "
+                f"not {len(names)}",
                 names,
             )
         if len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
@@ -187,13 +188,20 @@ class Game:
                 raise GameError(f"tile {tile} is in two hands", tile)
         for name, hand in zip(self.players, hands, strict=True):
             if len(hand) > self.variant.hand_size:
-                raise GameError(f"{name} holds {len(hand)} tiles (at most {self.variant.hand_size})")
+                raise GameError(
+                    f"{name} holds {len(hand)} tiles (at most {self.variant.hand_size})"
+                )
 
     # -- reading the state -------------------------------------------------------------
 
     @property
     def state(self) -> GameState:
         return self._states[-1]
+
+    @property
+    def initial_state(self) -> GameState:
+        """The state before the first event (the hands as dealt, when known)."""
+        return self._states[0]
 
     @property
     def board(self) -> Board:
@@ -237,9 +245,7 @@ class Game:
     def totals(self) -> dict[str, int]:
         """Each player's score minus deductions for unplayed tiles."""
         s = self.state
-        return {
-            name: s.scores[i] - s.deductions[i] for i, name in enumerate(self.players)
-        }
+        return {name: s.scores[i] - s.deductions[i] for i, name in enumerate(self.players)}
 
     def team_totals(self) -> dict[str, int] | None:
         """Each team's total (the sum of its players), keyed ``"Ann & Cid"``."""
@@ -271,7 +277,9 @@ class Game:
     def _index(self, player: int | str) -> int:
         if isinstance(player, str):
             if player not in self.players:
-                raise GameError(f"no player {player!r} (players: {', '.join(self.players)})", player)
+                raise GameError(
+                    f"no player {player!r} (players: {', '.join(self.players)})", player
+                )
             return self.players.index(player)
         if not 0 <= player < len(self.players):
             raise GameError(f"no player {player}", player)
@@ -389,7 +397,9 @@ class Game:
                 Refusal.NOT_IN_HAND, f"tile {event.returned} is not in the player's hand"
             ), state
         if event.drawn not in bag | {event.returned}:
-            return Verdict.refuse(Refusal.NOT_IN_BAG, f"tile {event.drawn} is not in the bag"), state
+            return Verdict.refuse(
+                Refusal.NOT_IN_BAG, f"tile {event.drawn} is not in the bag"
+            ), state
         rest = list(hand)
         rest.remove(event.returned)
         hands = _with(state.hands or (), event.player, (*rest, event.drawn))

@@ -14,8 +14,11 @@ The record's shape is fixed because other tools read it::
 ...                "edges": {"left": "red", "right": "red", "base": "yellow"}},
 ...               {"player": "Bob", "type": "pass"}],
 ...     "remaining": {"Bob": [6]}})
->>> score_record(record).to_json()
-{'moves': [{'score': 5, 'legal': True}, {'score': 0, 'legal': True}], 'totals': {'Ann': 5, 'Bob': -6}}
+>>> result = score_record(record).to_json()
+>>> result["moves"]
+[{'score': 5, 'legal': True}, {'score': 0, 'legal': True}]
+>>> result["totals"]
+{'Ann': 5, 'Bob': -6}
 """
 
 from __future__ import annotations
@@ -96,7 +99,9 @@ class GameRecord:
             raise RecordError("must be a non-empty list of names", players, field="players")
         for i, name in enumerate(players):
             if not isinstance(name, str) or not name:
-                raise RecordError("a player name is a non-empty string", name, field=f"players[{i}]")
+                raise RecordError(
+                    "a player name is a non-empty string", name, field=f"players[{i}]"
+                )
         if len(set(players)) != len(players):
             raise RecordError("player names must be distinct", players, field="players")
         if len(players) > rules.max_players:

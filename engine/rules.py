@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import cache
 
 from engine.board import Board, Geometry
@@ -30,7 +30,7 @@ from engine.tiles import Placement, Tile
 from engine.variant import SetTile, Variant
 
 
-class Refusal(str, Enum):
+class Refusal(StrEnum):
     """Why a move is refused."""
 
     NO_SUCH_CELL = "no_such_cell"
@@ -130,10 +130,11 @@ def check_placement(
         return Verdict.refuse(
             Refusal.OCCUPIED, f"cell {placement.index} already holds {occupant.tile}"
         )
-    for other in board.placements:
-        if other.tile == tile:
+    for placed in board.placements:
+        if placed.tile == tile:
             return Verdict.refuse(
-                Refusal.ALREADY_PLAYED, f"tile {tile} is already on the board at cell {other.index}"
+                Refusal.ALREADY_PLAYED,
+                f"tile {tile} is already on the board at cell {placed.index}",
             )
     if hand is not None:
         held = list(hand)

@@ -62,7 +62,10 @@ class Tile:
             raise InvalidNotationError(
                 f"not a tile: {text!r} (three colour letters and a value, e.g. 'RRY5')", text
             )
-        colours = tuple(Colour.from_letter(ch) for ch in match.group(1))
+        try:
+            colours = tuple(Colour.from_letter(ch) for ch in match.group(1))
+        except InvalidNotationError as exc:
+            raise InvalidNotationError(f"not a tile: {text!r}: {exc}", text) from None
         return cls(colours, int(match.group(2)))  # type: ignore[arg-type]
 
     def notation(self) -> str:
@@ -90,7 +93,9 @@ class Placement:
     value: int
 
     @classmethod
-    def from_edges(cls, index: int, edges: Mapping[Edge | str, Colour | str], value: int) -> Placement:
+    def from_edges(
+        cls, index: int, edges: Mapping[Edge, Colour] | Mapping[str, str], value: int
+    ) -> Placement:
         """A placement from an ``{"left": ..., "right": ..., "base": ...}`` mapping."""
         try:
             cols = {Edge(str(e)): Colour.parse(str(c)) for e, c in edges.items()}
@@ -111,7 +116,10 @@ class Placement:
                 " value 1)",
                 text,
             )
-        left, right, base = (Colour.from_letter(ch) for ch in match.group(2))
+        try:
+            left, right, base = (Colour.from_letter(ch) for ch in match.group(2))
+        except InvalidNotationError as exc:
+            raise InvalidNotationError(f"not a placement: {text!r}: {exc}", text) from None
         return cls(int(match.group(1)), left, right, base, int(match.group(3)))
 
     def colour(self, edge: Edge) -> Colour:
