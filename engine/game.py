@@ -24,7 +24,7 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.board import Board
 from engine.errors import GameError
@@ -332,6 +332,22 @@ class Game:
         self._states.append(new_state)
         return outcome
 
+    def correct(self, position: int, event: Event) -> tuple[Outcome, ...]:
+        """Replace the event at ``position`` (0-based) and replay the later ones.
+
+        This is how a misread tile is fixed: every score after it is redone, and a later
+        move that the correction makes illegal is reported as such. Returns the new
+        outcomes from ``position`` on.
+        """
+        if not 0 <= position < len(self._events):
+            raise GameError(
+                f"no event {position} to correct (0..{len(self._events) - 1})", position
+            )
+        later = [o.event for o in self._events[position + 1 :]]
+        del self._events[position:]
+        del self._states[position + 1 :]
+        return tuple(self.apply(e) for e in (event, *later))
+
     def undo(self) -> Outcome:
         """Drop the last event (legal or not) and return it."""
         if not self._events:
@@ -437,3 +453,53 @@ class Game:
 
 def _with(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*items[:index], value, *items[index + 1 :])
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """An event as plain JSON (for storage); :func:`event_from_json` reads it back.
+
+    >>> e = Place(1, Placement.from_notation("6:RRY5"))
+    >>> event_from_json(event_to_json(e)) == e
+    True
+    """
+    if isinstance(event, Place):
+        return {"type": "place", "player": event.player, "placement": event.placement.notation()}
+    if isinstance(event, Pass):
+        return {"type": "pass", "player": event.player}
+    if isinstance(event, Exchange):
+        return {
+            "type": "exchange",
+            "player": event.player,
+            "returned": None if event.returned is None else event.returned.notation(),
+            "drawn": None if event.drawn is None else event.drawn.notation(),
+        }
+    if isinstance(event, Draw):
+        return {"type": "draw", "player": event.player, "tile": event.tile.notation()}
+    return {"type": "finish", "remaining": [list(r) for r in event.remaining]}
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    """Parse :func:`event_to_json`'s output; :class:`GameError` names what is wrong."""
+    try:
+        kind = data["type"]
+        if kind == "finish":
+            return Finish(tuple(tuple(int(v) for v in r) for r in data["remaining"]))
+        player = data["player"]
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise TypeError(f"player must be an index, not {player!r}")
+        if kind == "place":
+            return Place(player, Placement.from_notation(data["placement"]))
+        if kind == "pass":
+            return Pass(player)
+        if kind == "exchange":
+            returned, drawn = data.get("returned"), data.get("drawn")
+            return Exchange(
+                player,
+                None if returned is None else Tile.from_notation(returned),
+                None if drawn is None else Tile.from_notation(drawn),
+            )
+        if kind == "draw":
+            return Draw(player, Tile.from_notation(data["tile"]))
+        raise ValueError(f"unknown event type {kind!r}")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GameError(f"malformed event {dict(data)!r}: {exc}", data) from None

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "score": ("engine.score_cli", "score a recorded game (JSON game record)"),
     "generate": ("vision.render.generate", "render labelled photo sets of the game"),
+    "serve": ("webui.serve_cli", "run the score page (a web app) for a game at the table"),
 }
 
 

@@ -154,3 +154,41 @@ def test_solo_completed_and_stuck() -> None:
     assert report.time_limit == 180
     solo.undo()
     assert solo.board.is_empty()
+
+
+def test_correcting_a_misread_tile_redoes_later_scores() -> None:
+    from engine.game import Place
+
+    game = Game(["Ann", "Bob"])
+    game.place(Placement.from_notation("6:RRY5"))
+    game.place(Placement.from_notation("5:BRR4"))  # touches cell 6 across red
+    game.place(Placement.from_notation("4:BBB6"))  # touches cell 5 across blue
+    assert game.totals() == {"Ann": 11, "Bob": 4}
+    # The camera misread the first tile: it was RRP5 with red on the left too.
+    outcomes = game.correct(0, Place(0, Placement.from_notation("6:RRP5")))
+    assert [o.legal for o in outcomes] == [True, True, True]
+    assert game.board[6] == Placement.from_notation("6:RRP5")
+    # A correction that makes a later move illegal says so and that move scores 0.
+    outcomes = game.correct(1, Place(1, Placement.from_notation("5:GRR4")))
+    assert outcomes[0].legal
+    assert not outcomes[1].legal and "blue" in outcomes[1].reason
+    assert game.totals() == {"Ann": 5, "Bob": 4}
+    with pytest.raises(GameError, match="no event 9"):
+        game.correct(9, Place(0, Placement.from_notation("6:RRP5")))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"type": "place", "player": "0", "placement": "6:RRY5"},
+        {"type": "place", "player": 0, "placement": "6RRY5"},
+        {"type": "fly", "player": 0},
+        {"type": "finish", "remaining": [["x"]]},
+    ],
+)
+def test_malformed_stored_events(data: dict[str, object]) -> None:
+    from engine.game import event_from_json
+
+    with pytest.raises(GameError, match="malformed event"):
+        event_from_json(data)
