@@ -1,0 +1,299 @@
+"""Tests of the photo renderer and its truth (vision.render)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine import SPECTRANGLE36, Board, Colour, Edge, Placement, check_placement
+from vision.render import generate
+from vision.render.camera import Camera, canvas_for, undistort_pixels
+from vision.render.compose import SceneSpec, render, sample_still
+from vision.render.photometric import Photometric
+from vision.render.scene import LightDir, playing_corners
+from vision.render.sequence import find_game, random_position
+from vision.render.table import sample_table
+from vision.render.truth import Truth, load_truth
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "sample_images"
+GEO = SPECTRANGLE36.geometry
+
+
+def _neutral(spec: SceneSpec, table: str = "plain_light") -> SceneSpec:
+    """The same scene under neutral light, no sensor effects, no hands or clutter."""
+    photo = Photometric("studio", (1.0, 1.0, 1.0), 1.0, (0.0, 0.0), 0.0, None, 0.0, None, 0.0, 95)
+    return replace(
+        spec,
+        photo=photo,
+        hands=(),
+        clutter=(),
+        table=sample_table(np.random.default_rng(0), table),
+        light=LightDir(225.0, 75.0),
+    )
+
+
+@pytest.fixture(scope="module")
+def still() -> tuple[SceneSpec, Truth, np.ndarray]:
+    spec = sample_still(11, (640, 360))
+    r = render(spec)
+    return spec, r.truth, r.frame_bgr
+
+
+def test_deterministic_for_a_seed() -> None:
+    a = render(sample_still(5, (480, 270)))
+    b = render(sample_still(5, (480, 270)))
+    c = render(sample_still(6, (480, 270)))
+    assert a.jpeg == b.jpeg
+    assert a.truth == b.truth
+    assert a.jpeg != c.jpeg
+
+
+def test_corners_are_the_distorted_projection(still: tuple[SceneSpec, Truth, np.ndarray]) -> None:
+    _, truth, _ = still
+    cam = Camera.from_json(dict(truth.camera))
+    obj = np.column_stack([playing_corners(), np.zeros(3)])
+    img, _ = cv2.projectPoints(obj, cam.rvec, cam.tvec, cam.K, cam.dist)
+    assert np.allclose(np.array(truth.corners), img.reshape(-1, 2), atol=0.01)
+    # The homography maps the corners to the undistorted positions of the same points.
+    h = truth.homography_array()
+    q = np.column_stack([playing_corners(), np.ones(3)]) @ h.T
+    und = undistort_pixels(np.array(truth.corners), cam.K, cam.dist)
+    assert np.allclose(q[:, :2] / q[:, 2:3], und, atol=0.05)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_distortion_map_agrees_with_projection(seed: int) -> None:
+    spec = sample_still(seed, (320, 180), harsh=True)
+    canvas = canvas_for(spec.camera)
+    if canvas.map_x is None:
+        pytest.skip("no distortion drawn")
+    pts = np.array([[0.0, 0.0], [2.0, 3.0], [-2.5, 5.0]])
+    d = spec.camera.project(pts)
+    k = canvas.K
+    hc = spec.camera.homography(k)
+    u = np.column_stack([pts, np.ones(3)]) @ hc.T
+    u = u[:, :2] / u[:, 2:3]
+    for (x, y), (ux, uy) in zip(d, u, strict=True):
+        xi, yi = round(x), round(y)
+        if 0 <= xi < spec.camera.width and 0 <= yi < spec.camera.height:
+            assert abs(canvas.map_x[yi, xi] - ux) < 1.0 + abs(x - xi) * 2
+            assert abs(canvas.map_y[yi, xi] - uy) < 1.0 + abs(y - yi) * 2
+
+
+def _hue_of(frame_bgr: np.ndarray, truth: Truth, point: tuple[float, float]) -> np.ndarray:
+    cam = Camera.from_json(dict(truth.camera))
+    x, y = cam.project(np.array([point]))[0]
+    xi, yi = round(x), round(y)
+    patch = frame_bgr[yi - 1 : yi + 2, xi - 1 : xi + 2].reshape(-1, 3).astype(np.float32)
+    return patch.mean(axis=0)
+
+
+def test_tile_sectors_show_their_colour_and_windows_the_table() -> None:
+    board = Board.empty(GEO)
+    for text in ("6:RRR6", "5:BBR5", "12:YYB5", "7:PPP6"):
+        board = board.place(Placement.from_notation(text))
+    base = sample_still(21, (960, 540), cut=False, hands=0, over_band=False)
+    spec = _neutral(replace(base, board=board, loose=(), rings=()), "plain_light")
+    r = render(spec)
+    expected = {
+        Colour.RED: (50, 61, 196),
+        Colour.BLUE: (183, 147, 95),
+        Colour.YELLOW: (63, 222, 240),
+        Colour.PURPLE: (115, 77, 93),
+    }
+    for p in board.placements:
+        cell = GEO[p.index]
+        c = np.array(cell.centroid)
+        for edge in (Edge.LEFT, Edge.RIGHT, Edge.BASE):
+            mid = np.array(cell.edge_midpoint(edge))
+            bgr = _hue_of(r.frame_bgr, r.truth, tuple(c + (mid - c) * 0.55))
+            want = np.array(expected[p.colour(edge)], np.float32)
+            assert np.abs(bgr - want).max() < 60, (p, edge, bgr, want)
+    # An empty plain cell's window shows the (light) table; the frame around it is dark.
+    cell = GEO[0]
+    centre = _hue_of(r.frame_bgr, r.truth, cell.centroid)
+    assert centre.mean() > 150
+    rim = _hue_of(
+        r.frame_bgr,
+        r.truth,
+        tuple(np.array(cell.vertices[0]) * 0.8 + np.array(cell.centroid) * 0.2),
+    )
+    assert rim.mean() < 80
+
+
+def test_red_table_shows_red_through_windows() -> None:
+    base = sample_still(22, (960, 540), cut=False, hands=0, over_band=False, tiles=0)
+    r = render(_neutral(replace(base, loose=()), "plain_red"))
+    b, g, rr = _hue_of(r.frame_bgr, r.truth, GEO[0].centroid)
+    assert rr > 150 and g < 110 and b < 100
+
+
+def _assert_legal_position(board: Board) -> None:
+    tiles = [p.tile for p in board.placements]
+    assert len(set(tiles)) == len(tiles)
+    for p in board.placements:
+        assert SPECTRANGLE36.has_tile(p.tile)
+        for edge in (Edge.LEFT, Edge.RIGHT, Edge.BASE):
+            across = GEO.across(p.index, edge)
+            if across is None or board[across[0]] is None:
+                continue
+            other = board[across[0]]
+            assert other is not None
+            assert p.colour(edge).matches(other.colour(across[1]))
+    # Some order of growth is legal: every tile touches an earlier one (connected).
+    if board.placements:
+        seen = {board.placements[0].index}
+        grow = True
+        while grow:
+            grow = False
+            for p in board.placements:
+                if p.index in seen:
+                    continue
+                if any(o is not None and o in seen for _, o in GEO[p.index].neighbours):
+                    seen.add(p.index)
+                    grow = True
+        assert len(seen) == len(board.placements)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_positions_are_legal(seed: int) -> None:
+    _assert_legal_position(random_position(seed, 5 * seed))
+
+
+def test_truth_board_matches_the_cells(still: tuple[SceneSpec, Truth, np.ndarray]) -> None:
+    spec, truth, _ = still
+    board = truth.board_state
+    assert board == spec.board
+    _assert_legal_position(board)
+    assert len(truth.cells) == 36
+    for entry in truth.cells:
+        i = entry["index"]
+        if entry["state"] == "unknown":
+            assert i in truth.covered or i in truth.outside
+        elif entry["state"] == "empty":
+            assert board[i] is None
+        else:
+            p = board[i]
+            assert p is not None and entry["value"] == p.value
+            assert entry["edges"] == {
+                e.value: p.colour(e).value for e in (Edge.LEFT, Edge.RIGHT, Edge.BASE)
+            }
+
+
+def test_hand_covers_cells() -> None:
+    spec = sample_still(2, (640, 360), hands=2, cut=False)
+    r = render(spec)
+    assert r.truth.covered
+    assert all(r.truth.cells[i]["state"] == "unknown" for i in r.truth.covered)
+
+
+def test_cut_off_corner_marks_cells_outside() -> None:
+    spec = sample_still(8, (640, 360), cut=True, hands=0)
+    r = render(spec)
+    corners = np.array(r.truth.corners)
+    out = (corners[:, 0] < 0) | (corners[:, 0] > 639) | (corners[:, 1] < 0) | (corners[:, 1] > 359)
+    assert out.any()
+    assert r.truth.outside
+
+
+def test_game_replays_legally() -> None:
+    game = find_game(3, min_placements=20)
+    board = Board.empty(GEO)
+    illegal = 0
+    for t in game.turns:
+        if t.placement is None:
+            continue
+        verdict = check_placement(board, t.placement, SPECTRANGLE36)
+        assert verdict.legal == t.legal
+        if t.legal:
+            assert verdict.points == t.points
+            board = board.place(t.placement)
+        else:
+            illegal += 1
+    assert illegal == 1
+    assert board == game.final_board()
+
+
+def _run(args: list[str]) -> int:
+    p = argparse.ArgumentParser()
+    generate.configure(p)
+    return generate.run(p.parse_args(args))
+
+
+def test_generate_writes_images_and_truth(tmp_path: Path) -> None:
+    assert _run([str(tmp_path), "--stills", "3", "--size", "320x180", "--seed", "4"]) == 0
+    stills = tmp_path / "stills"
+    jpgs = sorted(stills.glob("*.jpg"))
+    jsons = sorted(stills.glob("*.json"))
+    assert len(jpgs) == 3 and len(jsons) == 3
+    for j in jpgs:
+        truth = load_truth(j)
+        assert truth.image == j.name
+        assert cv2.imread(str(j)).shape == (180, 320, 3)
+
+
+def test_generate_refuses_sample_images(tmp_path: Path) -> None:
+    assert _run([str(SAMPLES / "stills"), "--stills", "1"]) == 2
+
+
+samples_present = pytest.mark.skipif(
+    not (SAMPLES / "game" / "record.json").exists(), reason="sample_images not generated"
+)
+
+
+@samples_present
+def test_sample_stills_load() -> None:
+    stills = sorted((SAMPLES / "stills").glob("*.jpg"))
+    assert len(stills) >= 12
+    for path in stills:
+        truth = load_truth(path)
+        _assert_legal_position(truth.board_state)
+        img = cv2.imread(str(path))
+        assert img.shape == (720, 1280, 3)
+
+
+@samples_present
+def test_sample_game_is_consistent_with_its_record() -> None:
+    game_dir = SAMPLES / "game"
+    record = json.loads((game_dir / "record.json").read_text())
+    events = json.loads((game_dir / "events.json").read_text())
+    assert record["variant"] == "spectrangle36" and record["players"] == ["Ann", "Bob"]
+    frames = sorted(game_dir.glob("[0-9][0-9][0-9][0-9].jpg"))
+    assert len(frames) == events["frames"]
+    # Replay the record: illegal moves are refused, the same player plays again.
+    board = Board.empty(GEO)
+    states = [board]
+    illegal = 0
+    for move in record["moves"]:
+        if move["type"] != "place":
+            continue
+        p = Placement.from_edges(move["index"], move["edges"], move["value"])
+        if check_placement(board, p, SPECTRANGLE36).legal:
+            board = board.place(p)
+            states.append(board)
+        else:
+            illegal += 1
+    assert illegal >= 1
+    assert len(states) >= 26
+    # Every frame's board is a state of the game, or one with the illegal tile on it.
+    known = {s.notation() for s in states}
+    seen_final = False
+    for path in frames:
+        truth = load_truth(path)
+        b = truth.board_state
+        if truth.illegal:
+            b = b.remove(truth.illegal[0])
+        assert b.notation() in known, path.name
+        seen_final |= b == board
+    assert seen_final
+    # Events name real frames, in order.
+    names = [e["frame"] for e in events["events"]]
+    assert names == sorted(names)
+    assert {e["type"] for e in events["events"]} == {"placement", "removal"}
