@@ -1,0 +1,152 @@
+"""``spectrangle serve``: run the score page.
+
+Without a camera it plays back the bundled sample game (``--no-demo`` for a game scored
+by hand). On 127.0.0.1 only this machine can reach it; with ``--host 0.0.0.0`` phones at
+the table can watch, and changing the game from them needs the table PIN printed here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+import os
+import sys
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+def default_db() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "spectrangle" / "games.sqlite3"
+
+
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"seconds between 0 and 3600, not {value}")
+    return value
+
+
+def _pin(text: str) -> str:
+    if not (text.isdigit() and 4 <= len(text) <= 6):
+        raise argparse.ArgumentTypeError(f"a PIN is 4 to 6 digits, not {text!r}")
+    return text
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones watch)",
+    )
+    parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    parser.add_argument(
+        "--db", type=Path, default=None, help=f"SQLite file of games (default {default_db()})"
+    )
+    parser.add_argument(
+        "--demo",
+        dest="demo",
+        action="store_true",
+        default=True,
+        help="play back the bundled sample game (default without a camera)",
+    )
+    parser.add_argument(
+        "--no-demo",
+        dest="demo",
+        action="store_false",
+        help="no playback: score a game by hand (resumes the last unfinished game)",
+    )
+    parser.add_argument(
+        "--demo-speed",
+        type=_speed,
+        default=1.5,
+        metavar="SECONDS",
+        help="seconds between demo events (default 1.5)",
+    )
+    parser.add_argument(
+        "--demo-dir",
+        type=Path,
+        default=None,
+        help="folder of the demo game (events.json, record.json, frames)",
+    )
+    parser.add_argument(
+        "--camera", type=int, default=None, metavar="N", help="camera device number (live tracking)"
+    )
+    parser.add_argument(
+        "--source",
+        default=None,
+        metavar="PATH_OR_URL",
+        help="a video, a folder of frames or a stream URL (live tracking)",
+    )
+    parser.add_argument(
+        "--pin", type=_pin, default=None, help="table PIN (4-6 digits; default random off loopback)"
+    )
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.camera is not None or args.source is not None:
+        print(
+            "spectrangle serve: live tracking (--camera/--source) is not available yet; "
+            "run without them for the demo, or with --no-demo to score by hand",
+            file=sys.stderr,
+        )
+        return 2
+    if not 0 < args.port < 65536:
+        print(f"spectrangle serve: --port must be 1..65535, not {args.port}", file=sys.stderr)
+        return 2
+    from werkzeug.serving import make_server
+
+    from webui.app import create_app, shutdown
+    from webui.errors import StoreError
+    from webui.security import new_pin
+
+    remote = not is_loopback(args.host)
+    pin = args.pin or (new_pin() if remote else None)
+    db = args.db or default_db()
+    try:
+        app = create_app(
+            {
+                "DATABASE": str(db),
+                "PIN": pin,
+                "DEMO": args.demo,
+                "DEMO_SPEED": args.demo_speed,
+                "DEMO_DIR": str(args.demo_dir) if args.demo_dir else None,
+            }
+        )
+    except StoreError as exc:
+        print(f"spectrangle serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        server = make_server(args.host, args.port, app, threaded=True)
+    except OSError as exc:
+        shutdown(app)
+        print(
+            f"spectrangle serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr
+        )
+        return 2
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"Spectrangle score page: http://{shown}:{server.port}/  (games in {db})", flush=True)
+    if pin:
+        print(f"Table PIN: {pin}  (needed to change the game from another device)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        shutdown(app)
+    return 0
