@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 from tqdm import tqdm
 
 from vision.render.compose import render, sample_still
@@ -112,6 +113,37 @@ def write_sample(out_dir: Path) -> int:
             bar.update(1)
         write_game(game, game_dir, SAMPLE_SEED, (960, 540), bar.update, 3)
     return 0
+
+
+def contact_sheet(
+    paths: list[Path], out: Path, cols: int = 3, width: int = 420, labels: list[str] | None = None
+) -> None:
+    """Small images side by side (for the README): ``paths`` in rows of ``cols``, JPEG."""
+    tiles = []
+    for k, p in enumerate(paths):
+        img = cv2.imread(str(p))
+        h = round(img.shape[0] * width / img.shape[1])
+        img = cv2.resize(img, (width, h), interpolation=cv2.INTER_AREA)
+        if labels:
+            cv2.rectangle(img, (0, h - 22), (width, h), (0, 0, 0), -1)
+            cv2.putText(
+                img,
+                labels[k],
+                (6, h - 7),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.45,
+                (255, 255, 255),
+                1,
+                cv2.LINE_AA,
+            )
+        tiles.append(img)
+    h = max(t.shape[0] for t in tiles)
+    tiles = [cv2.copyMakeBorder(t, 0, h - t.shape[0], 0, 0, cv2.BORDER_CONSTANT) for t in tiles]
+    while len(tiles) % cols:
+        tiles.append(np.zeros_like(tiles[0]))
+    rows = [np.hstack(tiles[i : i + cols]) for i in range(0, len(tiles), cols)]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out), np.vstack(rows), [cv2.IMWRITE_JPEG_QUALITY, 82])
 
 
 def run(args: argparse.Namespace) -> int:

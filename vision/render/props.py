@@ -185,6 +185,11 @@ class HandSpec:
     size: float = 1.0
 
 
+def _light_xy(light: LightDir) -> np.ndarray:
+    a = math.radians(light.azimuth_deg)
+    return np.array([math.cos(a), math.sin(a)])
+
+
 def _capsule(img: np.ndarray, a: np.ndarray, b: np.ndarray, width: float, value: float) -> None:
     cv2.line(img, tuple(_fix(a)), tuple(_fix(b)), value, max(1, round(width)), cv2.LINE_AA, _SHIFT)
 
@@ -280,7 +285,31 @@ def draw_hand(
     roi_m = hand_m[y0:y1, x0:x1]
     dist = cv2.distanceTransform((roi_m > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
     rnd = np.clip(dist / (0.22 * px), 0, 1) ** 0.6
-    shade = 0.55 + 0.5 * rnd
+    # Directional light on a rounded surface: the side facing the light is brighter.
+    soft = cv2.GaussianBlur(roi_m, (0, 0), max(1.0, 0.15 * px))
+    gx = cv2.Sobel(soft, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(soft, cv2.CV_32F, 0, 1, ksize=3)
+    lv = _h(h_canvas, np.array(spec.target_xy) + 0.5 * _light_xy(light))[0] - p0
+    lv /= max(1e-9, float(np.linalg.norm(lv)))
+    facing = -(gx * lv[0] + gy * lv[1]) * (0.35 * px)
+    shade = 0.5 + 0.45 * rnd + np.clip(facing, -0.25, 0.25)
+    # Gaps between the fingers.
+    gaps = np.zeros(roi_m.shape, np.float32)
+    for k in range(3):
+        (ku, kv), (tu, tv) = knuckles[k], tips[k]
+        (ku2, kv2), (tu2, tv2) = knuckles[k + 1], tips[k + 1]
+        a0 = at((ku + ku2) / 2 - 0.05, (kv + kv2) / 2) - [x0, y0]
+        a1 = at((tu + tu2) / 2 + 0.15, (tv + tv2) / 2) - [x0, y0]
+        cv2.line(
+            gaps,
+            tuple(_fix(a0)),
+            tuple(_fix(a1)),
+            1.0,
+            max(1, round(0.04 * px)),
+            cv2.LINE_AA,
+            _SHIFT,
+        )
+    shade = shade * (1 - 0.35 * cv2.GaussianBlur(gaps, (0, 0), max(0.6, 0.02 * px)))
     skin = np.array(SKIN_BGR[spec.skin % len(SKIN_BGR)], np.float32)
     sleeve = np.array(SLEEVE_BGR[spec.sleeve % len(SLEEVE_BGR)], np.float32)
     tex = 1.0 + 0.03 * rng.normal(0, 1, roi_m.shape).astype(np.float32)
@@ -301,7 +330,7 @@ def draw_hand(
         nail_layer = np.zeros(roi.shape[:2], np.float32)
         cv2.ellipse(nail_layer, c, ax, ang, 0, 360, 1.0, -1, cv2.LINE_AA, _SHIFT)
         nail_layer *= roi_m
-        roi += (np.array([0.9, 0.88, 0.95], np.float32) - roi) * (0.35 * nail_layer[..., None])
+        roi += (np.array([0.9, 0.88, 0.95], np.float32) - roi) * (0.18 * nail_layer[..., None])
     return occl
 
 
@@ -419,8 +448,9 @@ def draw_clutter(
         k = 0.6 if item.kind == "bag" else 0.2
         layer *= ((1 - k) + k * rnd + (0.08 if item.kind == "bag" else 0.01) * folds)[..., None]
     elif item.kind == "pencil":
-        t = np.linspace(0, 1, 8)
-        del t
+        # A round body: bright along the middle, darker at the sides.
+        dist = cv2.distanceTransform((m[..., 0] > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
+        layer *= (0.6 + 0.5 * np.clip(dist / max(1.0, 0.07 * px), 0, 1))[..., None]
     roi = image[y0:y1, x0:x1]
     roi *= 1 - m
     roi += layer * m

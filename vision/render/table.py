@@ -82,14 +82,18 @@ def render_table(spec: TableSpec, width: int, height: int, px_per_unit: float) -
         mu = (u / su) % 511
         mv = (v / sv) % 63
         warp = cv2.remap(n_small, mu.astype(np.float32), mv.astype(np.float32), cv2.INTER_LINEAR)
-        period = s * rng.uniform(0.12, 0.25)
-        rings = np.sin(2 * np.pi * (v / period + 0.9 * warp))
+        period = s * rng.uniform(0.35, 0.7)
+        rings = np.sin(2 * np.pi * (v / period + 1.6 * warp))
         fine = _noise(rng, width, height, 2.0) * 0.5
         plank = s * rng.uniform(2.5, 4.0)
-        seam = np.abs(((v + rng.uniform(0, plank)) % plank) - plank / 2) > plank / 2 - max(
-            1.0, s * 0.02
-        )
-        tone = 1.0 + 0.045 * rings + 0.015 * fine + 0.08 * _noise(rng, width, height, s * 3)
+        off = rng.uniform(0, plank)
+        seam = np.abs(((v + off) % plank) - plank / 2) > plank / 2 - max(1.0, s * 0.02)
+        # Each plank its own shade; darker streaks where the grain is dense.
+        plank_id = np.floor((v + off) / plank).astype(np.int32) % 16
+        plank_tone = rng.uniform(0.88, 1.1, 16).astype(np.float32)[plank_id]
+        streak = np.clip(warp, 0, None) ** 2
+        tone = plank_tone * (1.0 + 0.03 * rings - 0.06 * streak + 0.015 * fine)
+        tone = tone + 0.06 * _noise(rng, width, height, s * 3)
         tone = tone * np.where(seam, 0.55, 1.0)
         img = base[None, None, :] * tone[..., None]
     elif spec.kind == "cloth":
