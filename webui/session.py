@@ -369,7 +369,12 @@ class Table:
 
     def _infer_passes(self, player: int) -> None:
         """The camera only sees tiles: a player skipped over has passed."""
-        _, game = self._require()
+        meta, game = self._require()
+        if not game.history and game.state.turn not in (None, player):
+            # Nothing played yet: whoever the camera saw first is the starting player.
+            self.store.set_first(meta.id, player)
+            self.load(meta.id)
+            return
         for _ in range(len(game.players)):
             turn = game.state.turn
             if turn is None or turn == player or game.is_over():

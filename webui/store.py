@@ -298,6 +298,10 @@ class Store:
             )
             db.execute("UPDATE games SET totals = ? WHERE id = ?", (json.dumps(totals), game_id))
 
+    def set_first(self, game_id: int, first: int | None) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE games SET first = ? WHERE id = ?", (first, game_id))
+
     def set_totals(self, game_id: int, totals: dict[str, int]) -> None:
         with self._transaction() as db:
             db.execute("UPDATE games SET totals = ? WHERE id = ?", (json.dumps(totals), game_id))
