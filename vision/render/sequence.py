@@ -113,7 +113,7 @@ class Game:
             "variant": "spectrangle36",
             "players": list(self.players),
             "moves": moves,
-            "remaining": {p: [str(st.tile) for st in rack] for p, rack in self.racks},
+            "remaining": {p: [st.value for st in rack] for p, rack in self.racks},
         }
 
 
