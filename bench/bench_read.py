@@ -1,0 +1,184 @@
+"""Accuracy and speed of ``spectrangle read`` on a generated labelled set.
+
+    python bench/bench_read.py DIR [--limit N] [--details]
+
+DIR holds images with truth files beside them (``spectrangle generate DIR --stills N``).
+The reader may take any corner as the apex; readings are turned to the truth's apex
+(matched by the reported corners) before they are compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engine import SPECTRANGLE36
+from engine.colours import EDGE_ORDER
+from vision.read import BoardReader, load_image
+
+GEO = SPECTRANGLE36.geometry
+
+
+def turn(cells: list[dict[str, Any]], times: int) -> list[dict[str, Any]]:
+    """Re-index a reading of the board turned ``times`` x 120 degrees."""
+    for _ in range(times):
+        out: list[dict[str, Any]] = [{}] * len(cells)
+        for c in cells:
+            i = c["index"]
+            target = GEO.rotation[i]
+            new = dict(c, index=target)
+            if c.get("state") == "tile":
+                edges = {}
+                for e in EDGE_ORDER:
+                    _, new_edge = GEO.edge_rotation[(i, e)]
+                    edges[new_edge.value] = c["edges"][e.value]
+                new["edges"] = edges
+            out[target] = new
+        cells = out
+    return cells
+
+
+def bucket(cond: dict[str, Any]) -> dict[str, str]:
+    tilt = cond.get("tilt_deg", 0)
+    blur = (cond.get("blur") or 0) + (1.0 if cond.get("motion_blur") else 0)
+    return {
+        "tilt": f"{int(tilt // 15) * 15:02d}-{int(tilt // 15) * 15 + 15}",
+        "light": str(cond.get("light")),
+        "table": str(cond.get("table")),
+        "blur": "strong" if blur > 1.2 else ("some" if blur > 0.5 else "none"),
+        "hands": "hands" if cond.get("hands") else "no hands",
+        "harsh": "harsh" if cond.get("harsh") else "normal",
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--details", action="store_true", help="print every wrong cell")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    reader = BoardReader()
+    truths = sorted(args.folder.rglob("*.json"))
+    truths = [t for t in truths if t.with_suffix(".jpg").exists()]
+    if args.limit:
+        truths = truths[: args.limit]
+    if not truths:
+        print(f"no labelled images in {args.folder}", file=sys.stderr)
+        return 2
+    times: list[float] = []
+    stats: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    totals = defaultdict(int)
+    corner_err: list[float] = []
+    for path in truths:
+        truth = json.loads(path.read_text())
+        frame = load_image(str(path.with_suffix(".jpg")))
+        t0 = time.perf_counter()
+        reading = reader.read(frame)
+        times.append(time.perf_counter() - t0)
+        groups = bucket(truth.get("conditions", {}))
+        groups["all"] = "all"
+        totals["images"] += 1
+        if not reading.found:
+            totals["not found"] += 1
+            for k, v in groups.items():
+                stats[k][v][1] += 1
+            if args.details:
+                print(f"{path.name}: not found: {reading.reason}")
+            continue
+        out = reading.to_json()
+        ours = np.array(out["board"]["corners"])
+        true_c = np.array(truth["corners"])
+        best = min(range(3), key=lambda k: np.abs(np.roll(true_c, -k, axis=0) - ours).sum())
+        corner_err.append(
+            float(np.linalg.norm(np.roll(true_c, -best, axis=0) - ours, axis=1).max())
+        )
+        cells = turn(out["cells"], best)
+        hidden = set(truth.get("covered", [])) | set(truth.get("outside", []))
+        image_ok = True
+        for t_cell, o_cell in zip(truth["cells"], cells, strict=True):
+            i = t_cell["index"]
+            state = o_cell.get("state")
+            if i in hidden or t_cell["state"] == "unknown":
+                if state == "tile" and (
+                    t_cell["state"] != "tile"
+                    or o_cell.get("edges") != t_cell.get("edges")
+                    or o_cell.get("value") != t_cell.get("value")
+                ):
+                    totals["wrong tile on a hidden cell"] += 1
+                    image_ok = False
+                continue
+            if t_cell["state"] == "tile":
+                totals["visible tiles"] += 1
+                exact = (
+                    state == "tile"
+                    and o_cell.get("edges") == t_cell["edges"]
+                    and o_cell.get("value") == t_cell["value"]
+                )
+                if exact:
+                    totals["tiles exact"] += 1
+                elif state == "unknown":
+                    totals["tiles unknown"] += 1
+                else:
+                    totals["tiles wrong"] += 1
+                if not exact:
+                    image_ok = False
+                    if args.details:
+                        print(f"{path.name} cell {i}: truth {t_cell} read {o_cell}")
+            else:
+                totals["visible empty"] += 1
+                if state == "tile":
+                    totals["phantom tiles"] += 1
+                    image_ok = False
+                    if args.details:
+                        print(f"{path.name} cell {i}: truth empty, read {o_cell}")
+                elif state == "unknown":
+                    totals["empty read unknown"] += 1
+                    image_ok = False
+        totals["images exact"] += int(image_ok)
+        for k, v in groups.items():
+            stats[k][v][0] += int(image_ok)
+            stats[k][v][1] += 1
+    n = totals["images"]
+    found = n - totals["not found"]
+    tiles = max(totals["visible tiles"], 1)
+    print(f"images: {n}, board found: {found / n:.1%}")
+    print(
+        f"tiles read exactly: {totals['tiles exact'] / tiles:.2%} of {totals['visible tiles']}"
+        f" (unknown {totals['tiles unknown']}, wrong {totals['tiles wrong']})"
+    )
+    print(
+        f"empty cells: {totals['visible empty']}, phantom tiles {totals['phantom tiles']},"
+        f" read unknown {totals['empty read unknown']}"
+    )
+    print(f"wrong tiles on hidden cells: {totals['wrong tile on a hidden cell']}")
+    print(f"whole images exactly right: {totals['images exact'] / n:.1%}")
+    if corner_err:
+        print(
+            f"corner error px: median {statistics.median(corner_err):.1f}, "
+            f"90% {np.percentile(corner_err, 90):.1f}"
+        )
+    print(
+        f"read time: median {statistics.median(times) * 1000:.0f} ms, "
+        f"90% {np.percentile(times, 90) * 1000:.0f} ms (one core)"
+    )
+    for key in ("tilt", "light", "table", "blur", "hands", "harsh"):
+        parts = ", ".join(
+            f"{name} {ok / max(all_, 1):.0%} ({all_})"
+            for name, (ok, all_) in sorted(stats[key].items())
+        )
+        print(f"  exact images by {key}: {parts}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Stage 3: measure every cell of the rectified board.
+
+Zones are fixed by the board's physics, in board units around each cell:
+- the *rim corners* (near the cell's corners, away from its centre): black plastic on an
+  empty or bonus cell, tile colour on a tile;
+- the *sector patches*, one per edge, between the central disc and the edge: that
+  edge's colour on a tile;
+- the *disc*: the navy disc and its white numeral at the centre of a tile;
+- the *band*, outside the playing triangle: always black plastic, the black reference.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from engine.colours import EDGE_ORDER
+from vision.config import ReaderConfig
+from vision.model import CENTROIDS, EDGE_MIDPOINTS, PLAY_CORNERS, VERTICES, Canvas, FloatArray
+
+IntArray = NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class CellZones:
+    """Canvas pixel coordinates (rows, cols) of each zone of one cell."""
+
+    rim: tuple[IntArray, IntArray] = field(repr=False)
+    sectors: tuple[tuple[IntArray, IntArray], ...] = field(repr=False)  # EDGE_ORDER
+    disc: tuple[IntArray, IntArray] = field(repr=False)
+    whole: tuple[IntArray, IntArray] = field(repr=False)
+
+
+def _edge_distance(points: FloatArray, tri: FloatArray) -> FloatArray:
+    """Signed distance of points to the triangle's sides (positive inside), min over sides."""
+    c = tri.mean(axis=0)
+    out = np.full(len(points), np.inf)
+    for i in range(3):
+        a, b = tri[i], tri[(i + 1) % 3]
+        d = b - a
+        n = np.array([-d[1], d[0]]) / math.hypot(*d)
+        if (c - a) @ n < 0:
+            n = -n
+        out = np.minimum(out, (points - a) @ n)
+    return out
+
+
+@cache
+def zones(ppu: int, cfg: ReaderConfig) -> tuple[tuple[CellZones, ...], tuple[IntArray, IntArray]]:
+    """The zones of every cell and of the border band on a canvas of ``ppu``."""
+    canvas = Canvas(ppu)
+    out = []
+    for i in range(len(CENTROIDS)):
+        tri = VERTICES[i]
+        lo = np.floor(canvas.to_canvas(tri.min(axis=0))).astype(int)
+        hi = np.ceil(canvas.to_canvas(tri.max(axis=0))).astype(int)
+        us, vs = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
+        us, vs = us.ravel(), vs.ravel()
+        pts = np.stack([canvas.x0 + (us + 0.5) / ppu, canvas.y0 + (vs + 0.5) / ppu], axis=1)
+        ed = _edge_distance(pts, tri)
+        r = np.hypot(*(pts - CENTROIDS[i]).T)
+        rim = (ed > 0.03) & (ed < 0.11) & (r > 0.26)
+        sectors = []
+        for k in range(3):
+            mid = EDGE_MIDPOINTS[i, k]
+            direction = (mid - CENTROIDS[i]) / np.linalg.norm(mid - CENTROIDS[i])
+            centre = CENTROIDS[i] + cfg.sector_distance * direction
+            sel = np.hypot(*(pts - centre).T) < cfg.sector_radius
+            sectors.append((vs[sel], us[sel]))
+        disc = r < cfg.disc_radius * 0.9
+        whole = ed > 0.02
+        out.append(
+            CellZones(
+                (vs[rim], us[rim]), tuple(sectors), (vs[disc], us[disc]), (vs[whole], us[whole])
+            )
+        )
+    # The band: outside the playing triangle, between 0.06 and 0.3 units away.
+    us, vs = np.meshgrid(np.arange(canvas.width), np.arange(canvas.height))
+    us, vs = us.ravel(), vs.ravel()
+    pts = np.stack([canvas.x0 + (us + 0.5) / ppu, canvas.y0 + (vs + 0.5) / ppu], axis=1)
+    ed = _edge_distance(pts, PLAY_CORNERS)
+    band = (ed < -0.06) & (ed > -0.3)
+    return tuple(out), (vs[band], us[band])
+
+
+__all__ = ["EDGE_ORDER", "CellZones", "zones"]

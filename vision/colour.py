@@ -1,0 +1,102 @@
+"""Colour helpers: one conversion per colour space, and the tile colour prototypes.
+
+Colours are normalised against what the board itself shows: its black plastic gives
+the black point and the white numerals (or the brightest tile pixels) the white point,
+per channel in linear light (von Kries). Prototypes are normalised the same way from
+their nominal studio colours, so they compare under any white balance and exposure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from engine import Colour
+
+FloatArray = NDArray[np.float64]
+
+#: Nominal sRGB of the physical game under studio light (spec: how the game looks).
+NOMINAL_SRGB: dict[str, tuple[int, int, int]] = {
+    "red": (196, 61, 50),
+    "yellow": (240, 222, 63),
+    "green": (51, 131, 78),
+    "blue": (95, 147, 183),
+    "purple": (93, 77, 115),
+    "white": (245, 245, 245),
+    "navy": (50, 70, 125),
+    "black": (33, 30, 27),
+}
+TILE_COLOURS: tuple[Colour, ...] = (
+    Colour.RED,
+    Colour.GREEN,
+    Colour.BLUE,
+    Colour.YELLOW,
+    Colour.PURPLE,
+    Colour.WHITE,
+)
+
+_SRGB_TO_XYZ = np.array(
+    [
+        [0.4124564, 0.3575761, 0.1804375],
+        [0.2126729, 0.7151522, 0.0721750],
+        [0.0193339, 0.1191920, 0.9503041],
+    ]
+)
+_WHITE_XYZ = _SRGB_TO_XYZ.sum(axis=1)
+
+
+def srgb_to_linear(srgb: FloatArray) -> FloatArray:
+    """sRGB in [0, 1] -> linear light, any shape (..., 3)."""
+    s = np.clip(np.asarray(srgb, dtype=np.float64), 0.0, 1.0)
+    return np.where(s <= 0.04045, s / 12.92, ((s + 0.055) / 1.055) ** 2.4)
+
+
+def bgr_to_linear_rgb(bgr: NDArray[np.generic]) -> FloatArray:
+    """uint8 BGR (..., 3) -> linear RGB in [0, 1] (..., 3)."""
+    rgb = np.asarray(bgr, dtype=np.float64)[..., ::-1] / 255.0
+    return srgb_to_linear(rgb)
+
+
+def linear_rgb_to_lab(rgb: FloatArray) -> FloatArray:
+    """Linear RGB relative to the white point (white = 1, 1, 1) -> CIE Lab (D65)."""
+    xyz = np.asarray(rgb, dtype=np.float64) @ _SRGB_TO_XYZ.T / _WHITE_XYZ
+    eps = 216 / 24389
+    kappa = 24389 / 27
+    f = np.where(xyz > eps, np.cbrt(np.maximum(xyz, 0.0)), (kappa * xyz + 16) / 116)
+    lab = np.empty_like(f)
+    lab[..., 0] = 116 * f[..., 1] - 16
+    lab[..., 1] = 500 * (f[..., 0] - f[..., 1])
+    lab[..., 2] = 200 * (f[..., 1] - f[..., 2])
+    return lab
+
+
+def normalise(linear: FloatArray, black: FloatArray, white: FloatArray) -> FloatArray:
+    """Per-channel black and white point correction in linear light (von Kries)."""
+    span = np.maximum(np.asarray(white) - np.asarray(black), 1e-4)
+    return np.clip((linear - black) / span, 0.0, 1.5)
+
+
+def nominal_linear(name: str) -> FloatArray:
+    return bgr_to_linear_rgb(np.array(NOMINAL_SRGB[name][::-1], dtype=np.float64))
+
+
+def prototype_lab() -> dict[Colour, FloatArray]:
+    """Lab of each tile colour, normalised like a frame against black plastic and white."""
+    black, white = nominal_linear("black"), nominal_linear("white")
+    return {
+        c: linear_rgb_to_lab(normalise(nominal_linear(c.value), black, white)) for c in TILE_COLOURS
+    }
+
+
+def prototype_linear() -> dict[Colour, FloatArray]:
+    black, white = nominal_linear("black"), nominal_linear("white")
+    return {c: normalise(nominal_linear(c.value), black, white) for c in TILE_COLOURS}
+
+
+def colour_distance(lab: FloatArray, proto: FloatArray, lightness_weight: float) -> FloatArray:
+    """Euclidean Lab distance with lightness down-weighted (the pyramid shades sectors).
+
+    ``lab`` (..., 3), ``proto`` (3,). Returns (...).
+    """
+    d = np.asarray(lab) - proto
+    return np.sqrt((lightness_weight * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)

@@ -1,0 +1,75 @@
+"""Thresholds and constants of the reader, loaded from ``vision/data/reader.json``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from vision.errors import VisionError
+
+
+@dataclass(frozen=True)
+class AlignRound:
+    ppu: int  # pixels per board unit of the rectified canvas
+    search: float  # search radius in board units
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """Every number the reader uses; see the JSON file for their meaning."""
+
+    locate_long_side_px: int
+    band_width: float
+    dark_relative_value: float
+    dark_relative_chroma: float
+    illumination_window: float
+    min_board_area_fraction: float
+    min_triangle_fill: float
+    align_rounds: tuple[AlignRound, ...]
+    align_min_score: float
+    align_min_cells: int
+    ransac_threshold: float
+    read_ppu_min: int
+    read_ppu_max: int
+    ridge_half_width: float
+    window_side: float
+    disc_radius: float
+    occupancy_min_fill: float
+    occupancy_max_empty_fill: float
+    sector_distance: float
+    sector_radius: float
+    colour_reject_distance: float
+    colour_chroma_weight: float
+    colour_lightness_weight: float
+    numeral_weight: float
+    min_tile_confidence: float
+    max_residual_units: float
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ReaderConfig:
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name not in data:
+                raise VisionError(f"reader config lacks {f.name!r}", data)
+            values[f.name] = data[f.name]
+        values["align_rounds"] = tuple(AlignRound(**r) for r in data["align_rounds"])
+        return cls(**values)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> ReaderConfig:
+        if path is None:
+            return default_config()
+        try:
+            return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError) as exc:
+            raise VisionError(f"cannot load reader config {path}: {exc}", str(path)) from None
+
+
+@cache
+def default_config() -> ReaderConfig:
+    text = resources.files("vision.data").joinpath("reader.json").read_text("utf-8")
+    return ReaderConfig.from_json(json.loads(text))

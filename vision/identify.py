@@ -1,0 +1,116 @@
+"""Stage 4: name the tiles, using the tile set's constraints.
+
+Colours alone identify every tile of the set (each colour multiset occurs once), and
+each tile exists once, so the cells are assigned to distinct tiles by minimum total
+cost (Hungarian). Edges are reported as seen: every arrangement of the tile's colours
+is tried, mirror images included, so a misprinted chirality cannot force a misreading.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import linear_sum_assignment
+
+from engine import SPECTRANGLE36, Colour, Tile
+from vision.colour import TILE_COLOURS
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class TileGuess:
+    """The tile read on a cell, with its edge colours as seen (left, right, base)."""
+
+    tile: Tile
+    edges: tuple[Colour, Colour, Colour]
+    cost: float  # mean colour distance per edge of the chosen reading
+    runner_up: float  # the same for the best reading with another tile
+    numeral: int | None  # the value read on the numeral, if read
+    alternatives: tuple[tuple[Tile, tuple[Colour, Colour, Colour], float], ...] = ()
+
+
+@cache
+def arrangements() -> tuple[tuple[Tile, tuple[Colour, Colour, Colour]], ...]:
+    """Every (tile, edge colours) that a tile of the set can show, mirror images included."""
+    out = []
+    for st in SPECTRANGLE36.tiles:
+        for perm in sorted(set(itertools.permutations(st.clockwise))):
+            out.append((st.tile, (perm[0], perm[1], perm[2])))
+    return tuple(out)
+
+
+@cache
+def _arrangement_index() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """(colour index per edge for each arrangement (A, 3), tile index per arrangement (A,))."""
+    tiles = [st.tile for st in SPECTRANGLE36.tiles]
+    colours = np.array([[TILE_COLOURS.index(c) for c in e] for _, e in arrangements()])
+    tile_idx = np.array([tiles.index(t) for t, _ in arrangements()])
+    return colours, tile_idx
+
+
+def identify(
+    sector_costs: FloatArray,
+    numeral_costs: FloatArray | None,
+    numeral_weight: float,
+) -> list[TileGuess]:
+    """Assign distinct tiles to cells.
+
+    ``sector_costs``: (N, 3, 6) colour distance of each cell's left/right/base sector to
+    each tile colour. ``numeral_costs``: (N, 6) cost of reading values 1..6 (or None).
+    Returns one guess per cell, in order.
+    """
+    n = len(sector_costs)
+    if n == 0:
+        return []
+    colours, tile_idx = _arrangement_index()
+    tiles = [st.tile for st in SPECTRANGLE36.tiles]
+    values = np.array([t.value for t in tiles])
+    # cost[c, a] = mean over edges of the distance to the arrangement's colour.
+    per_edge = np.take_along_axis(
+        sector_costs[:, None, :, :],  # (N, 1, 3, 6)
+        colours[None, :, :, None].repeat(n, axis=0),  # (N, A, 3, 1)
+        axis=3,
+    )[..., 0]
+    cost = per_edge.mean(axis=2)  # (N, A)
+    if numeral_costs is not None:
+        cost = cost + numeral_weight * numeral_costs[:, values[tile_idx] - 1]
+    # Best arrangement per (cell, tile).
+    t_count = len(tiles)
+    best_cost = np.full((n, t_count), np.inf)
+    best_arr = np.zeros((n, t_count), dtype=np.int64)
+    for a in range(cost.shape[1]):
+        t = tile_idx[a]
+        better = cost[:, a] < best_cost[:, t]
+        best_cost[better, t] = cost[better, a]
+        best_arr[better, t] = a
+    rows, cols = linear_sum_assignment(best_cost)
+    chosen = dict(zip(rows.tolist(), cols.tolist(), strict=True))
+    out = []
+    arr = arrangements()
+    for c in range(n):
+        t = chosen[c]
+        others = np.delete(best_cost[c], t)
+        runner = float(others.min()) if len(others) else float("inf")
+        numeral = None
+        if numeral_costs is not None:
+            numeral = int(np.argmin(numeral_costs[c])) + 1
+        order = np.argsort(best_cost[c])[:4]
+        alternatives = tuple(
+            (tiles[k], arr[best_arr[c, k]][1], float(best_cost[c, k])) for k in order
+        )
+        out.append(
+            TileGuess(
+                tiles[t],
+                arr[best_arr[c, t]][1],
+                float(best_cost[c, t]),
+                runner,
+                numeral,
+                alternatives,
+            )
+        )
+    return out

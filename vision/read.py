@@ -1,0 +1,339 @@
+"""The board reader: one photo in, the board as it is out.
+
+A frame flows one way: locate the outline -> fit the lattice homography -> rectify ->
+measure the cells -> normalise colours against the board itself -> identify tiles with
+the tile set's constraints. :class:`BoardReader` holds the loaded resources (config,
+calibration, templates); :func:`read_board` is the one-call form.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine import SPECTRANGLE36, Board, Colour, Placement
+from engine.colours import EDGE_ORDER
+from vision.cells import zones
+from vision.colour import (
+    TILE_COLOURS,
+    bgr_to_linear_rgb,
+    colour_distance,
+    linear_rgb_to_lab,
+    nominal_linear,
+    normalise,
+    prototype_lab,
+    prototype_linear,
+)
+from vision.config import ReaderConfig, default_config
+from vision.errors import BoardNotFoundError, UnreadableImageError
+from vision.identify import identify
+from vision.locate import locate_outline
+from vision.model import Canvas, FloatArray
+from vision.numerals import NumeralReader
+from vision.rectify import BoardFit, fit_board, px_per_unit, warp_to_canvas
+
+log = logging.getLogger(__name__)
+
+EMPTY, TILE, UNKNOWN = "empty", "tile", "unknown"
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """What one cell shows: ``empty``, a ``tile`` (edges as seen, value) or ``unknown``."""
+
+    index: int
+    state: str
+    edges: tuple[Colour, Colour, Colour] | None = None  # left, right, base
+    value: int | None = None
+    confidence: float = 1.0
+    note: str = ""
+    #: The best readings of this cell, best first: (placement, colour cost); for a tracker
+    #: that must choose among the tiles still available.
+    alternatives: tuple[tuple[Placement, float], ...] = field(default=(), repr=False)
+
+    @property
+    def placement(self) -> Placement | None:
+        if self.state != TILE or self.edges is None or self.value is None:
+            return None
+        return Placement(self.index, *self.edges, self.value)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"index": self.index, "state": self.state}
+        if self.state == TILE and self.edges is not None:
+            out["value"] = self.value
+            out["confidence"] = round(self.confidence, 3)
+            out["edges"] = {e.value: c.value for e, c in zip(EDGE_ORDER, self.edges, strict=True)}
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """The reading of one frame."""
+
+    found: bool
+    cells: tuple[CellReading, ...] = ()
+    fit: BoardFit | None = None
+    reason: str = ""
+    canvas_bgr: NDArray[np.uint8] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def corners(self) -> FloatArray | None:
+        return None if self.fit is None else self.fit.corners
+
+    def board(self) -> Board:
+        """The tiles read, as an engine board (unknown cells left empty)."""
+        board = Board.empty(SPECTRANGLE36.geometry)
+        for cell in self.cells:
+            p = cell.placement
+            if p is not None:
+                board = board.place(p)
+        return board
+
+    def to_json(self) -> dict[str, Any]:
+        if not self.found or self.fit is None:
+            return {"board": {"found": False, "reason": self.reason}, "cells": []}
+        board = {
+            "found": True,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.fit.corners],
+            "residual_px": round(self.fit.residual_px, 2),
+        }
+        return {"board": board, "cells": [c.to_json() for c in self.cells]}
+
+    def text(self) -> str:
+        """The board as rows of fields: ``.`` empty, ``?`` unknown, ``RRY5`` a tile."""
+        rows = []
+        for row in SPECTRANGLE36.geometry.rows:
+            fields = []
+            for i in row:
+                c = self.cells[i]
+                p = c.placement
+                fields.append(p.field() if p is not None else ("?" if c.state == UNKNOWN else "."))
+            rows.append(" ".join(fields))
+        width = max(len(r) for r in rows)
+        return "\n".join(r.center(width).rstrip() for r in rows)
+
+
+def check_frame(frame_bgr: Any) -> NDArray[np.uint8]:
+    """Validate a frame: (H, W, 3) uint8 of a usable size."""
+    if not isinstance(frame_bgr, np.ndarray) or frame_bgr.dtype != np.uint8:
+        raise UnreadableImageError("a frame is a uint8 array", type(frame_bgr).__name__)
+    if frame_bgr.ndim == 2:
+        frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+    if frame_bgr.ndim != 3 or frame_bgr.shape[2] not in (3, 4):
+        raise UnreadableImageError(f"a frame is (H, W, 3), not {frame_bgr.shape}", frame_bgr.shape)
+    if frame_bgr.shape[2] == 4:
+        frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
+    if min(frame_bgr.shape[:2]) < 64:
+        raise UnreadableImageError(
+            f"the image is too small: {frame_bgr.shape[:2]}", frame_bgr.shape
+        )
+    return frame_bgr
+
+
+def load_image(path: str) -> NDArray[np.uint8]:
+    """Read an image file as BGR; :class:`UnreadableImageError` when it is not one."""
+    data = np.fromfile(path, dtype=np.uint8) if _exists(path) else None
+    if data is None or data.size == 0:
+        raise UnreadableImageError(f"cannot read {path}: no such file or empty", path)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None:
+        raise UnreadableImageError(f"cannot read {path}: not an image", path)
+    return check_frame(image)
+
+
+def _exists(path: str) -> bool:
+    import os
+
+    return os.path.isfile(path)
+
+
+class BoardReader:
+    """Reads boards from frames; holds the config, colour prototypes and numeral templates."""
+
+    def __init__(self, config: ReaderConfig | None = None) -> None:
+        self.config = config or default_config()
+        self.prototypes = prototype_lab()
+        self.proto_linear = prototype_linear()
+        self.numerals = NumeralReader()
+        black, white = nominal_linear("black"), nominal_linear("white")
+        self.navy_lab = linear_rgb_to_lab(normalise(nominal_linear("navy"), black, white))
+
+    # -- the pipeline -------------------------------------------------------------------
+
+    def locate(self, frame_bgr: NDArray[np.uint8]) -> BoardFit:
+        cfg = self.config
+        outline = locate_outline(frame_bgr, cfg)
+        fit = fit_board(frame_bgr, outline.corners, cfg)
+        if fit.residual_units > cfg.max_residual_units * 2:
+            raise BoardNotFoundError(
+                f"the lattice does not fit the board (residual {fit.residual_units:.2f} cells)",
+                fit.residual_units,
+            )
+        return fit
+
+    def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading:
+        """Read a frame; a frame without a board gives ``found=False`` and a reason."""
+        frame_bgr = check_frame(frame_bgr)
+        try:
+            fit = fit or self.locate(frame_bgr)
+        except BoardNotFoundError as exc:
+            return BoardReading(False, reason=str(exc))
+        cells, canvas_bgr = self.read_cells(frame_bgr, fit)
+        return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
+
+    def read_cells(
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit
+    ) -> tuple[tuple[CellReading, ...], NDArray[np.uint8]]:
+        cfg = self.config
+        scale = px_per_unit(fit.homography)
+        ppu = int(min(cfg.read_ppu_max, max(cfg.read_ppu_min, round(scale))))
+        canvas = Canvas(ppu)
+        sigma = 0.5 * scale / ppu - 0.5
+        src = cv2.GaussianBlur(frame_bgr, (0, 0), sigma) if sigma > 0.3 else frame_bgr
+        canvas_bgr = warp_to_canvas(src, fit.homography, canvas)
+        valid = warp_to_canvas(np.full(frame_bgr.shape[:2], 255, np.uint8), fit.homography, canvas)
+        cell_zones, band = zones(ppu, cfg)
+        band_ok = valid[band] == 255
+        if band_ok.sum() < 20:
+            black = nominal_linear("black")
+        else:
+            black = np.median(bgr_to_linear_rgb(canvas_bgr[band][band_ok]), axis=0)
+        # A bright reference: the brighter pixels on the playing area.
+        whole = np.concatenate([canvas_bgr[z.whole] for z in cell_zones])
+        lin_whole_max = bgr_to_linear_rgb(whole).max(axis=1)
+        bright = float(np.percentile(lin_whole_max, 97)) if len(lin_whole_max) else 1.0
+        span = max(bright - float(black.max()), 1e-3)
+
+        states: list[str] = []
+        notes: list[str] = []
+        sector_lin: list[FloatArray] = []
+        disc_lin: list[FloatArray] = []
+        candidates: list[int] = []
+        for i, z in enumerate(cell_zones):
+            if (valid[z.whole] < 255).any():
+                states.append(UNKNOWN)
+                notes.append("outside the image")
+                continue
+            rim = bgr_to_linear_rgb(canvas_bgr[z.rim])
+            rim_dark = (np.abs(rim - black).max(axis=1) / span) < 0.12
+            fill = 1.0 - float(rim_dark.mean())
+            secs = [bgr_to_linear_rgb(canvas_bgr[s]) for s in z.sectors]
+            sec_med = np.array([np.median(s, axis=0) for s in secs])
+            sec_dark = (np.abs(sec_med - black).max(axis=1) / span) < 0.12
+            if fill >= cfg.occupancy_min_fill and not sec_dark.any():
+                states.append(TILE)
+                notes.append("")
+                candidates.append(i)
+                sector_lin.append(sec_med)
+                disc_lin.append(bgr_to_linear_rgb(canvas_bgr[z.disc]))
+            elif fill <= cfg.occupancy_max_empty_fill:
+                states.append(EMPTY)
+                notes.append("")
+            else:
+                states.append(UNKNOWN)
+                notes.append("covered or unclear")
+        readings: list[CellReading] = [
+            CellReading(i, s, note=n) for i, (s, n) in enumerate(zip(states, notes, strict=True))
+        ]
+        if not candidates:
+            return tuple(readings), canvas_bgr
+        white = self._white_point(disc_lin, sector_lin, black)
+        gains = self._palette_gains(sector_lin, black, white)
+        sector_costs = np.zeros((len(candidates), 3, len(TILE_COLOURS)))
+        structure_ok = []
+        for k, sec in enumerate(sector_lin):
+            lab = linear_rgb_to_lab(normalise(sec, black, white) * gains)
+            for j, c in enumerate(TILE_COLOURS):
+                sector_costs[k, :, j] = colour_distance(
+                    lab, self.prototypes[c], cfg.colour_lightness_weight
+                )
+            structure_ok.append(self._has_disc(disc_lin[k], sec, black, white, span))
+        numeral_costs = self.numerals.costs(canvas_bgr, candidates, ppu, cfg)
+        guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
+        for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
+            if not structure_ok[k]:
+                readings[i] = CellReading(i, UNKNOWN, note="no tile disc at the centre (covered?)")
+                continue
+            if guess.cost > cfg.colour_reject_distance:
+                readings[i] = CellReading(i, UNKNOWN, note="colours unlike any tile (covered?)")
+                continue
+            margin = guess.runner_up - guess.cost
+            confidence = float(1.0 - math.exp(-max(margin, 0.0) / 12.0))
+            note = ""
+            if guess.numeral is not None and guess.numeral != guess.tile.value:
+                note = f"numeral reads {guess.numeral} but the colours say {guess.tile}"
+                confidence *= 0.5
+            alternatives = tuple(
+                (Placement(i, *edges, tile.value), cost) for tile, edges, cost in guess.alternatives
+            )
+            readings[i] = CellReading(
+                i, TILE, guess.edges, guess.tile.value, confidence, note, alternatives
+            )
+        return tuple(readings), canvas_bgr
+
+    # -- colour ---------------------------------------------------------------------------
+
+    def _white_point(
+        self, discs: list[FloatArray], sectors: list[FloatArray], black: FloatArray
+    ) -> FloatArray:
+        """White from the numerals: the brightest pixels of the discs, per channel."""
+        bright_px = []
+        for d in discs:
+            if len(d) < 4:
+                continue
+            v = d.max(axis=1)
+            bright_px.append(d[v >= np.percentile(v, 90)])
+        if bright_px:
+            px = np.concatenate(bright_px)
+            white = np.median(px, axis=0)
+        else:
+            white = np.percentile(np.concatenate(sectors), 95, axis=0)
+        return np.maximum(white, black + 1e-3)
+
+    def _palette_gains(
+        self, sectors: list[FloatArray], black: FloatArray, white: FloatArray
+    ) -> FloatArray:
+        """Per-channel gains that best map the observed sectors onto the palette.
+
+        The tile set's colours are known, so the observed colours themselves say how the
+        light is tinted; the overall level is kept from the white point.
+        """
+        obs = normalise(np.concatenate(sectors), black, white)
+        if len(obs) < 9:
+            return np.ones(3)
+        protos = np.array([self.proto_linear[c] for c in TILE_COLOURS])
+        proto_lab = np.array([self.prototypes[c] for c in TILE_COLOURS])
+        gains = np.ones(3)
+        for _ in range(3):
+            lab = linear_rgb_to_lab(obs * gains)
+            d = np.linalg.norm(lab[:, None, :] - proto_lab[None, :, :], axis=2)
+            nearest = d.argmin(axis=1)
+            target = protos[nearest]
+            new = (obs * target).sum(axis=0) / np.maximum((obs * obs).sum(axis=0), 1e-9)
+            new = new / np.exp(np.mean(np.log(np.maximum(new, 1e-6))))
+            gains = np.clip(new, 0.6, 1.6)
+        return gains
+
+    def _has_disc(
+        self,
+        disc: FloatArray,
+        sectors: FloatArray,
+        black: FloatArray,
+        white: FloatArray,
+        span: float,
+    ) -> bool:
+        """A tile shows a dark disc with a bright numeral at its centre."""
+        if len(disc) < 6:
+            return True
+        v = disc.max(axis=1)
+        lo, hi = np.percentile(v, 15), np.percentile(v, 92)
+        contrast = (hi - lo) / max(float(white.max() - black.max()), 1e-3)
+        return bool(contrast > 0.18)

@@ -1,0 +1,398 @@
+"""Stage 2: fit a homography to the whole lattice and rectify the board.
+
+Every cell is centred on its centroid whatever it shows: a tile is a bright triangle
+framed by thin dark ridges, an empty cell a bright window framed by black plastic. So
+the lattice is found by template matching in a rectified view of the frame's value
+channel (max of B, G, R: the plastic is dark in it, tiles and table are not):
+
+1. from the outline's corners, the two perspective parameters that the corners leave
+   free are searched on a grid, scoring how well all 36 cells match (``perspective``);
+2. each cell's best match offset is a lattice point; a homography is fitted to all of
+   them with RANSAC, at finer scales (``refine``);
+3. the lattice shifted by one cell in each direction is scored too, so that a fit that
+   slipped by a whole cell (the lattice is periodic) is put back (``verify``).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from functools import cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.config import ReaderConfig
+from vision.errors import BoardNotFoundError
+from vision.model import (
+    CENTRE,
+    CENTROIDS,
+    PLAY_CORNERS,
+    UP,
+    Canvas,
+    FloatArray,
+    outer_corners,
+    project,
+)
+
+log = logging.getLogger(__name__)
+
+#: The six lattice translations that map the cell lattice onto itself.
+LATTICE_SHIFTS: FloatArray = np.array(
+    [
+        [1.0, 0.0],
+        [-1.0, 0.0],
+        [0.5, math.sqrt(3) / 2],
+        [-0.5, -math.sqrt(3) / 2],
+        [-0.5, math.sqrt(3) / 2],
+        [0.5, -math.sqrt(3) / 2],
+    ]
+)
+
+
+@dataclass(frozen=True)
+class BoardFit:
+    """A board-plane to image homography and how well the lattice supports it."""
+
+    homography: FloatArray = field(repr=False)  # 3x3, board units -> frame pixels
+    corners: FloatArray  # (3, 2) playing-triangle corners in frame pixels
+    residual_px: float  # RMS distance of the inlier lattice points from the model
+    residual_units: float  # the same in board units
+    points: int  # inlier lattice points
+
+    def __repr__(self) -> str:
+        pts = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in self.corners)
+        return (
+            f"BoardFit(corners=[{pts}], residual_px={self.residual_px:.2f}, points={self.points})"
+        )
+
+
+def warp_to_canvas(
+    frame: NDArray[np.generic], homography: FloatArray, canvas: Canvas, border: int = 0
+) -> NDArray[np.generic]:
+    """Rectify ``frame`` (H, W[, C]) onto ``canvas`` using a board-to-image homography."""
+    image_from_canvas = homography @ canvas.board_from_canvas
+    return cv2.warpPerspective(  # type: ignore[no-any-return]
+        frame,
+        image_from_canvas,
+        (canvas.width, canvas.height),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=border,
+    )
+
+
+def _polygon_mask(shape: tuple[int, int], poly: FloatArray) -> NDArray[np.uint8]:
+    out = np.zeros(shape, np.uint8)
+    cv2.fillPoly(out, [np.round(poly * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    return out
+
+
+def _inset(tri: FloatArray, d: float) -> FloatArray:
+    """Move the sides of an equilateral triangle inwards by ``d`` (outwards if negative)."""
+    c = tri.mean(axis=0)
+    inradius = float(np.linalg.norm(tri[0] - c)) / 2.0
+    return c + (tri - c) * (inradius - d) / inradius
+
+
+@cache
+def cell_templates(
+    up: bool, ppu: float, ridge: float, window_side: float, disc: float
+) -> tuple[tuple[NDArray[np.float32], NDArray[np.float32]], ...]:
+    """Templates (image, mask) of a tile and of an empty window, centred on the centroid.
+
+    Each template is square, (2h+1, 2h+1) float32, with the centroid at its centre pixel.
+    """
+    h3 = math.sqrt(3.0) / 2.0
+    tri = np.array([[0.0, -2 * h3 / 3], [0.5, h3 / 3], [-0.5, h3 / 3]])
+    if not up:
+        tri = tri * np.array([1.0, -1.0])
+    half = int(math.ceil((2 * h3 / 3 + 0.12) * ppu))
+    size = 2 * half + 1
+    shape = (size, size)
+
+    def px(poly: FloatArray) -> FloatArray:
+        return poly * ppu + half
+
+    ridge_px = max(ridge, 0.6 / ppu)
+    outer = _polygon_mask(shape, px(_inset(tri, -2.2 * ridge_px)))
+    inner = _polygon_mask(shape, px(_inset(tri, ridge_px)))
+    disc_mask = np.zeros(shape, np.uint8)
+    cv2.circle(disc_mask, (half, half), int(round((disc + 0.03) * ppu)), 255, -1)
+    tile_img = (inner > 127).astype(np.float32)
+    tile_mask = ((outer > 127) & (disc_mask == 0)).astype(np.float32)
+    window = _polygon_mask(shape, px(tri * window_side))
+    cell = _polygon_mask(shape, px(_inset(tri, 0.02)))
+    win_img = (window > 127).astype(np.float32)
+    win_mask = (cell > 127).astype(np.float32)
+    return (tile_img, tile_mask), (win_img, win_mask)
+
+
+class LatticeScorer:
+    """Masked normalised correlation of every cell's templates at its nominal place.
+
+    Vectorised over the 36 cells: one call scores a whole rectified canvas.
+    """
+
+    def __init__(self, ppu: int, cfg: ReaderConfig) -> None:
+        self.canvas = Canvas(ppu)
+        centres = np.round(self.canvas.to_canvas(CENTROIDS)).astype(int)
+        flat, seg, weights = [], [], []
+        for i, (cx, cy) in enumerate(centres):
+            for k, (img, mask) in enumerate(
+                cell_templates(
+                    bool(UP[i]), ppu, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius
+                )
+            ):
+                half = img.shape[0] // 2
+                ys, xs = np.nonzero(mask > 0)
+                t = img[ys, xs].astype(np.float64)
+                t = t - t.mean()
+                norm = np.sqrt((t**2).sum())
+                flat.append((ys + cy - half) * self.canvas.width + (xs + cx - half))
+                weights.append(t / max(norm, 1e-9))
+                seg.append(np.full(len(ys), 2 * i + k))
+        self.flat = np.concatenate(flat)
+        self.weights = np.concatenate(weights)
+        self.seg = np.concatenate(seg)
+        self.starts = np.r_[0, np.flatnonzero(np.diff(self.seg)) + 1]
+        self.counts = np.diff(np.r_[self.starts, len(self.seg)])
+
+    def scores(
+        self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None
+    ) -> FloatArray:
+        """(36, 2) correlation of the tile and window template of each cell (-1..1)."""
+        x = value.reshape(-1)[self.flat].astype(np.float64)
+        sums = np.add.reduceat(x, self.starts)
+        means = sums / self.counts
+        xc = x - np.repeat(means, self.counts)
+        num = np.add.reduceat(xc * self.weights, self.starts)
+        den = np.sqrt(np.add.reduceat(xc * xc, self.starts))
+        ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)
+        if valid is not None:
+            ok = np.minimum.reduceat(valid.reshape(-1)[self.flat], self.starts) > 0
+            ncc = np.where(ok, ncc, 0.0)
+        return ncc.reshape(-1, 2)
+
+    def total(self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None) -> float:
+        return float(np.clip(self.scores(value, valid).max(axis=1), 0.0, None).sum())
+
+
+@cache
+def scorer(ppu: int, cfg: ReaderConfig) -> LatticeScorer:
+    return LatticeScorer(ppu, cfg)
+
+
+def value_channel(frame_bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """max(B, G, R) as float32 (H, W): the board's plastic is dark in it, tiles are not."""
+    return frame_bgr.max(axis=2).astype(np.float32)
+
+
+class Pyramid:
+    """The value channel at a few scales, to sample each canvas without aliasing."""
+
+    def __init__(self, frame_bgr: NDArray[np.uint8]) -> None:
+        level = value_channel(frame_bgr)
+        self.levels = [(1.0, level)]
+        while min(level.shape) > 160:
+            level = cv2.pyrDown(level)
+            self.levels.append((self.levels[-1][0] / 2, level))
+        h, w = frame_bgr.shape[:2]
+        self.ones = [(s, np.full(lv.shape, 255, np.uint8)) for s, lv in self.levels]
+        self.shape = (h, w)
+
+    def for_scale(
+        self, px_per_unit: float, ppu: float
+    ) -> tuple[float, NDArray[np.float32], NDArray[np.uint8]]:
+        """The coarsest level still at least as fine as the canvas."""
+        best = 0
+        for k, (s, _) in enumerate(self.levels):
+            if px_per_unit * s >= ppu:
+                best = k
+        s, lv = self.levels[best]
+        return s, lv, self.ones[best][1]
+
+
+def _scaled(h: FloatArray, s: float) -> FloatArray:
+    return np.diag([s, s, 1.0]) @ h
+
+
+def px_per_unit(homography: FloatArray) -> float:
+    """Mean image length of one board unit along the playing triangle's sides."""
+    c = project(homography, PLAY_CORNERS)
+    side = np.mean([math.dist(c[i], c[(i + 1) % 3]) for i in range(3)])
+    return float(side / 6.0)
+
+
+def _sample(
+    pyr: Pyramid, h: FloatArray, ppu: int
+) -> tuple[NDArray[np.float32], NDArray[np.uint8], Canvas]:
+    canvas = Canvas(ppu)
+    s, lv, ones = pyr.for_scale(px_per_unit(h), ppu)
+    hs = _scaled(h, s)
+    return warp_to_canvas(lv, hs, canvas), warp_to_canvas(ones, hs, canvas), canvas
+
+
+def homography_from_corners(
+    corners_img: FloatArray, corners_board: FloatArray, g: tuple[float, float]
+) -> FloatArray:
+    """The homography mapping ``corners_board`` to ``corners_img`` with perspective ``g``.
+
+    ``g`` are the two projective parameters (per board unit, about the board centre)
+    that three point pairs leave free.
+    """
+    t = np.array([[1.0, 0.0, -CENTRE[0]], [0.0, 1.0, -CENTRE[1]], [0.0, 0.0, 1.0]])
+    p = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [g[0], g[1], 1.0]]) @ t
+    src = project(p, corners_board).astype(np.float32)
+    affine = cv2.getAffineTransform(src, corners_img.astype(np.float32))
+    return np.vstack([affine, [0.0, 0.0, 1.0]]) @ p
+
+
+def perspective_search(pyr: Pyramid, corners_img: FloatArray, cfg: ReaderConfig) -> FloatArray:
+    """Search the perspective that best fits the lattice, the outline's corners fixed."""
+    board = outer_corners(cfg.band_width)
+    ppu = 10
+    sc = scorer(ppu, cfg)
+    best_g, best_score = (0.0, 0.0), -1.0
+    step = 0.03
+    grid = [(gx * step, gy * step) for gx in range(-4, 5) for gy in range(-4, 5)]
+    for _ in range(3):
+        for g in grid:
+            h = homography_from_corners(corners_img, board, g)
+            value, valid, _ = _sample(pyr, h, ppu)
+            score = sc.total(value, valid)
+            if score > best_score:
+                best_g, best_score = g, score
+        step /= 3
+        grid = [
+            (best_g[0] + gx * step, best_g[1] + gy * step)
+            for gx in range(-2, 3)
+            for gy in range(-2, 3)
+        ]
+    log.debug("perspective g=(%.3f, %.3f) score %.1f", best_g[0], best_g[1], best_score)
+    return homography_from_corners(corners_img, board, best_g)
+
+
+def _match_offsets(
+    value: NDArray[np.float32],
+    valid: NDArray[np.uint8],
+    canvas: Canvas,
+    search: float,
+    cfg: ReaderConfig,
+) -> tuple[NDArray[np.int64], FloatArray, FloatArray]:
+    """Best template offset of every cell: (indices, offsets in board units, scores)."""
+    centres = canvas.to_canvas(CENTROIDS)
+    r = int(math.ceil(search * canvas.ppu))
+    found_idx, found_off, found_score = [], [], []
+    for i, (cx, cy) in enumerate(centres):
+        templates = cell_templates(
+            bool(UP[i]), canvas.ppu, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius
+        )
+        half = templates[0][0].shape[0] // 2
+        x0, y0 = int(round(cx)) - half - r, int(round(cy)) - half - r
+        x1, y1 = int(round(cx)) + half + r + 1, int(round(cy)) + half + r + 1
+        if x0 < 0 or y0 < 0 or x1 > value.shape[1] or y1 > value.shape[0]:
+            continue
+        if valid[y0:y1, x0:x1].min() == 0:
+            continue
+        region = value[y0:y1, x0:x1]
+        best = (-1.0, 0.0, 0.0)
+        for img, mask in templates:
+            res = cv2.matchTemplate(region, img, cv2.TM_CCOEFF_NORMED, mask=mask)
+            res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
+            _, score, _, loc = cv2.minMaxLoc(res)
+            if score > best[0]:
+                px, py = float(loc[0]), float(loc[1])
+                lx, ly = loc
+                if 0 < lx < res.shape[1] - 1:
+                    a, b, c = res[ly, lx - 1], res[ly, lx], res[ly, lx + 1]
+                    den = a - 2 * b + c
+                    px += 0.5 * (a - c) / den if den < 0 else 0.0
+                if 0 < ly < res.shape[0] - 1:
+                    a, b, c = res[ly - 1, lx], res[ly, lx], res[ly + 1, lx]
+                    den = a - 2 * b + c
+                    py += 0.5 * (a - c) / den if den < 0 else 0.0
+                best = (float(score), px, py)
+        score, px, py = best
+        if score < cfg.align_min_score:
+            continue
+        found_idx.append(i)
+        found_off.append(((x0 + px + half - cx) / canvas.ppu, (y0 + py + half - cy) / canvas.ppu))
+        found_score.append(score)
+    return (
+        np.array(found_idx, dtype=np.int64),
+        np.array(found_off, dtype=np.float64).reshape(-1, 2),
+        np.array(found_score, dtype=np.float64),
+    )
+
+
+def refine(
+    pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig
+) -> tuple[FloatArray, FloatArray]:
+    """RANSAC rounds of lattice point matching; returns (homography, inlier errors px)."""
+    current = np.asarray(homography, dtype=np.float64)
+    errors = np.zeros(0)
+    for rnd in cfg.align_rounds:
+        value, valid, canvas = _sample(pyr, current, rnd.ppu)
+        idx, off, _ = _match_offsets(value, valid, canvas, rnd.search, cfg)
+        if len(idx) < cfg.align_min_cells:
+            raise BoardNotFoundError(
+                f"only {len(idx)} cells of the lattice could be matched", len(idx)
+            )
+        board_pts = CENTROIDS[idx]
+        image_pts = project(current, board_pts + off)
+        thresh = cfg.ransac_threshold * px_per_unit(current)
+        new, inliers = cv2.findHomography(board_pts, image_pts, cv2.RANSAC, thresh)
+        if new is None:
+            raise BoardNotFoundError("no homography fits the lattice")
+        current = new / new[2, 2]
+        keep = inliers.ravel().astype(bool)
+        errors = np.linalg.norm(project(current, board_pts[keep]) - image_pts[keep], axis=1)
+        log.debug(
+            "round ppu=%d: %d matched, %d inliers, rms %.2f px",
+            rnd.ppu,
+            len(idx),
+            int(keep.sum()),
+            float(np.sqrt(np.mean(errors**2))),
+        )
+    return current, errors
+
+
+def verify_shifts(
+    pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig
+) -> tuple[FloatArray, bool]:
+    """Move the lattice by whole cells while that fits the board better."""
+    ppu = 14
+    sc = scorer(ppu, cfg)
+    current = homography
+    value, valid, _ = _sample(pyr, current, ppu)
+    best = sc.total(value, valid)
+    moved = False
+    for _ in range(3):
+        improved = False
+        for shift in LATTICE_SHIFTS:
+            t = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
+            cand = current @ t
+            value, valid, _ = _sample(pyr, cand, ppu)
+            score = sc.total(value, valid)
+            if score > best * 1.08 + 0.5:
+                best, current, improved, moved = score, cand, True, True
+        if not improved:
+            break
+    return current, moved
+
+
+def fit_board(frame_bgr: NDArray[np.uint8], corners_img: FloatArray, cfg: ReaderConfig) -> BoardFit:
+    """The whole stage: perspective search, refinement and shift check from outline corners."""
+    pyr = Pyramid(frame_bgr)
+    h = perspective_search(pyr, corners_img, cfg)
+    h, errors = refine(pyr, h, cfg)
+    h, moved = verify_shifts(pyr, h, cfg)
+    if moved:
+        log.debug("lattice moved by whole cells; refining again")
+        h, errors = refine(pyr, h, cfg)
+    rms = float(np.sqrt(np.mean(errors**2))) if len(errors) else float("inf")
+    scale = px_per_unit(h)
+    return BoardFit(h, project(h, PLAY_CORNERS), rms, rms / scale, len(errors))
