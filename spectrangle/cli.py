@@ -16,6 +16,8 @@ from collections.abc import Sequence
 #: name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "score": ("engine.score_cli", "score a recorded game (JSON game record)"),
+    "read": ("vision.read_cli", "read the board from photos of a game"),
+    "replay": ("vision.replay_cli", "follow a filmed game and score every placement"),
     "generate": ("vision.render.generate", "render labelled photo sets of the game"),
     "serve": ("webui.serve_cli", "run the score page (a web app) for a game at the table"),
 }
