@@ -52,8 +52,8 @@ def check_pin(entered: str) -> bool:
 
 
 def _protect() -> None:
-    if request.method in ("GET", "HEAD", "OPTIONS"):
-        return
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.routing_exception is not None:
+        return  # reads are free; unknown routes and methods get their 404/405
     expected = session.get("csrf")
     given = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token")
     if not isinstance(expected, str) or not given or not hmac.compare_digest(given, expected):

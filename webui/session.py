@@ -287,6 +287,8 @@ class Table:
         with self.lock:
             meta, game = self._require()
             history = game.history
+            if not history:
+                raise GameError("there are no moves to fix yet")
             if not 0 <= position < len(history):
                 raise GameError(f"there is no move {position + 1} to fix (1..{len(history)})")
             old = history[position].event
