@@ -213,6 +213,7 @@ class Table:
         with self.lock:
             meta, game = self._require()
             outcome = act(game)
+            self.notice = ""
             try:
                 self.store.append_event(meta.id, event_to_json(outcome.event), game.totals())
             except Exception:

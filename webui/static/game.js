@@ -47,7 +47,7 @@
       el("polygon", { points: pts([a, b, [cx, cy]]), fill: COLOURS[colour] || "#888",
         stroke: "#111", "stroke-width": 0.02, class: "sector sector-" + colour }, group);
       const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
-      el("text", { x: cx + (mx - cx) * 0.6, y: cy + (my - cy) * 0.6, class: "letter",
+      el("text", { x: cx + (mx - cx) * 0.68, y: cy + (my - cy) * 0.68, class: "letter",
         fill: DARK_TEXT[colour] ? "#111" : "#fff" }, group, LETTERS[colour] || "?");
     }
     el("circle", { cx: cx, cy: cy, r: 0.15, class: "disc" }, group);
@@ -75,8 +75,10 @@
         } else {
           el("polygon", { points: pts(shrink(cell, 0.5)), class: "window" }, g);
         }
-        el("text", { x: cell.centroid[0], y: cell.centroid[1] + (cell.orientation === "up" ? 0.2 : -0.2),
-          class: "cell-index" }, g, String(cell.index));
+        if (cell.bonus <= 1) {
+          el("text", { x: cell.centroid[0], y: cell.centroid[1], class: "cell-index" }, g,
+            String(cell.index));
+        }
         if (live && state.game && !state.finished) {
           g.classList.add("clickable");
           g.addEventListener("click", () => openEntry(cell.index));
