@@ -114,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
     from webui.errors import StoreError
     from webui.security import new_pin
 
+    if logging.getLogger().getEffectiveLevel() > logging.INFO:
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     remote = not is_loopback(args.host)
     pin = args.pin or (new_pin() if remote else None)
     db = args.db or default_db()
