@@ -26,6 +26,8 @@ class ReaderConfig:
     band_width: float
     dark_relative_value: float
     dark_relative_chroma: float
+    dark_levels: tuple[float, ...]
+    min_outline_support: float
     illumination_window: float
     min_board_area_fraction: float
     min_triangle_fill: float
@@ -38,6 +40,7 @@ class ReaderConfig:
     ridge_half_width: float
     window_side: float
     disc_radius: float
+    dark_distance: float
     occupancy_min_fill: float
     occupancy_max_empty_fill: float
     sector_distance: float
@@ -57,6 +60,7 @@ class ReaderConfig:
                 raise VisionError(f"reader config lacks {f.name!r}", data)
             values[f.name] = data[f.name]
         values["align_rounds"] = tuple(AlignRound(**r) for r in data["align_rounds"])
+        values["dark_levels"] = tuple(float(v) for v in data["dark_levels"])
         return cls(**values)
 
     @classmethod

@@ -29,7 +29,7 @@ class Outline:
     """The board's outline: its three sharp corners in frame pixels (canonical order)."""
 
     corners: FloatArray  # (3, 2) float64, apex / bottom-right / bottom-left
-    fill: float  # area of the dark region's hull / area of the fitted triangle
+    fill: float  # share of the triangle's sides that the dark region's outline follows
     cut_off: bool  # the dark region touches the frame's edge
 
     def __repr__(self) -> str:
@@ -37,7 +37,9 @@ class Outline:
         return f"Outline([{pts}], fill={self.fill:.2f}, cut_off={self.cut_off})"
 
 
-def dark_mask(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.uint8]:
+def dark_mask(
+    frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, level: float | None = None
+) -> NDArray[np.uint8]:
     """Pixels dark and colourless relative to their surroundings (the board's plastic).
 
     ``frame_bgr``: (H, W, 3) uint8. Returns (H, W) uint8 of 0/255.
@@ -54,7 +56,8 @@ def dark_mask(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.uin
     ref = cv2.blur(ref, (ks, ks))
     ref = cv2.resize(ref, (w, h), interpolation=cv2.INTER_LINEAR)
     ref = np.maximum(ref, 24.0)
-    dark = (value < cfg.dark_relative_value * ref) & (chroma < cfg.dark_relative_chroma * ref)
+    level = cfg.dark_relative_value if level is None else level
+    dark = (value < level * ref) & (chroma < cfg.dark_relative_chroma * ref)
     return dark.astype(np.uint8) * 255
 
 
@@ -87,61 +90,156 @@ def _intersect(l1: tuple[FloatArray, FloatArray], l2: tuple[FloatArray, FloatArr
     return p + t * r
 
 
+def _support(corners: FloatArray, pts: FloatArray, shape: tuple[int, int], tol: float) -> float:
+    """How much of the triangle's sides the outline points follow (0..1).
+
+    Only the parts of the sides inside the frame count, and not the rounded corners.
+    """
+    h, w = shape
+    covered, total = 0.0, 0.0
+    for i in range(3):
+        a, b = corners[i], corners[(i + 1) % 3]
+        length = float(np.hypot(*(b - a)))
+        if length < 1:
+            return 0.0
+        u = (b - a) / length
+        n = np.array([-u[1], u[0]])
+        ts = np.linspace(0.15, 0.85, 36)
+        samples = a + np.outer(ts * length, u)
+        inside = (samples[:, 0] > 2) & (samples[:, 0] < w - 3) & (samples[:, 1] > 2) & (samples[:, 1] < h - 3)
+        if not inside.any():
+            continue
+        rel = pts - a
+        along = rel @ u
+        near = np.abs(rel @ n) < tol
+        hit = np.zeros(len(ts), bool)
+        if near.any():
+            idx = np.clip(np.round((along[near] / length - 0.15) / 0.02).astype(int), -1, len(ts))
+            idx = idx[(idx >= 0) & (idx < len(ts))]
+            hit[idx] = True
+        covered += float((hit & inside).sum())
+        total += float(inside.sum())
+    return covered / total if total else 0.0
+
+
+def _hough_triangles(pts: FloatArray, shape: tuple[int, int], side_hint: float) -> list[FloatArray]:
+    """Triangles made of three strong straight stretches of the outline."""
+    img = np.zeros(shape, np.uint8)
+    ip = np.round(pts).astype(np.int32)
+    img[ip[:, 1].clip(0, shape[0] - 1), ip[:, 0].clip(0, shape[1] - 1)] = 255
+    lines = cv2.HoughLines(img, 1, np.pi / 180, max(20, int(0.25 * side_hint)))
+    if lines is None:
+        return []
+    kept: list[tuple[float, float]] = []
+    for rho, theta in lines[:, 0, :]:
+        if all(abs(rho - r) > 0.05 * side_hint or _angle_gap(theta, t) > 0.12 for r, t in kept):
+            kept.append((float(rho), float(theta)))
+        if len(kept) == 8:
+            break
+    out = []
+    for i in range(len(kept)):
+        for j in range(i + 1, len(kept)):
+            for k in range(j + 1, len(kept)):
+                trio = [kept[i], kept[j], kept[k]]
+                gaps = [_angle_gap(trio[a][1], trio[b][1]) for a, b in ((0, 1), (1, 2), (0, 2))]
+                if min(gaps) < math.radians(30):
+                    continue
+                try:
+                    corners = np.array([_meet(trio[a], trio[b]) for a, b in ((0, 1), (1, 2), (2, 0))])
+                except BoardNotFoundError:
+                    continue
+                out.append(corners)
+    return out
+
+
+def _angle_gap(t1: float, t2: float) -> float:
+    d = abs(t1 - t2) % math.pi
+    return min(d, math.pi - d)
+
+
+def _meet(l1: tuple[float, float], l2: tuple[float, float]) -> FloatArray:
+    (r1, t1), (r2, t2) = l1, l2
+    a = np.array([[math.cos(t1), math.sin(t1)], [math.cos(t2), math.sin(t2)]])
+    if abs(np.linalg.det(a)) < 1e-6:
+        raise BoardNotFoundError("parallel lines")
+    return np.linalg.solve(a, np.array([r1, r2]))
+
+
+def _triangle_ok(corners: FloatArray, shape: tuple[int, int]) -> bool:
+    sides = [float(np.hypot(*(corners[i] - corners[(i + 1) % 3]))) for i in range(3)]
+    if min(sides) < 20 or min(sides) / max(sides) < 0.3:
+        return False
+    h, w = shape
+    return bool(np.all(np.abs(corners) < 3 * max(h, w)))
+
+
 def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
-    """Find the board's triangular outline; :class:`BoardNotFoundError` if there is none."""
+    """Find the board's triangular outline; :class:`BoardNotFoundError` if there is none.
+
+    Dark regions are found at a few darkness levels (haze and flare lift the plastic's
+    black); every large one proposes triangles (its enclosing triangle, and triples of
+    straight stretches of its outline, which survive an arm or clutter touching the
+    board); the triangle whose sides the outline follows best wins.
+    """
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, cfg.locate_long_side_px / max(h, w))
-    small = cv2.resize(
-        frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
-    )
+    small = cv2.resize(frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
-    mask = dark_mask(small, cfg)
     k = max(3, int(0.012 * max(sh, sw)) | 1)
-    mask = cv2.morphologyEx(
-        mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     min_area = cfg.min_board_area_fraction * sh * sw
-    best: tuple[float, FloatArray, float, NDArray[np.int32]] | None = None
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < min_area:
-            continue
-        hull = cv2.convexHull(contour)
-        hull_area = cv2.contourArea(hull)
-        tri_area, tri = cv2.minEnclosingTriangle(hull.astype(np.float32))
-        if tri is None or tri_area <= 0:
-            continue
-        fill = hull_area / tri_area
-        density = area / max(hull_area, 1.0)
-        corners = tri.reshape(3, 2).astype(np.float64)
-        sides = [np.hypot(*(corners[i] - corners[(i + 1) % 3])) for i in range(3)]
-        if min(sides) / max(sides) < 0.3 or density < 0.2:
-            continue
-        score = hull_area * fill**4
-        log.debug("outline candidate area=%.0f fill=%.2f density=%.2f", hull_area, fill, density)
-        if fill >= cfg.min_triangle_fill and (best is None or score > best[0]):
-            best = (score, corners, fill, contour)
-    if best is None:
+    best: tuple[float, FloatArray, FloatArray, float] | None = None
+    for level in cfg.dark_levels:
+        mask = dark_mask(small, cfg, level)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        contours = sorted(contours, key=cv2.contourArea, reverse=True)[:3]
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if area < min_area:
+                continue
+            pts = contour.reshape(-1, 2).astype(np.float64)
+            border = (pts[:, 0] <= 1) | (pts[:, 1] <= 1) | (pts[:, 0] >= sw - 2) | (pts[:, 1] >= sh - 2)
+            inner = pts[~border]
+            if len(inner) < 30:
+                continue
+            hull = cv2.convexHull(contour)
+            _, tri = cv2.minEnclosingTriangle(hull.astype(np.float32))
+            proposals = [] if tri is None else [tri.reshape(3, 2).astype(np.float64)]
+            side_hint = math.sqrt(area) * 1.5
+            proposals += _hough_triangles(inner, (sh, sw), side_hint)
+            for corners in proposals:
+                if not _triangle_ok(corners, (sh, sw)):
+                    continue
+                perimeter = sum(np.hypot(*(corners[i] - corners[(i + 1) % 3])) for i in range(3))
+                support = _support(corners, inner, (sh, sw), 0.012 * perimeter)
+                # The board region should fill the triangle (windows and tiles included).
+                score = support * min(1.0, area / (0.35 * _area(corners)))
+                if best is None or score > best[0]:
+                    best = (score, corners, inner, float(support))
+    if best is None or best[0] < cfg.min_outline_support:
         raise BoardNotFoundError("no dark triangular board outline in the image")
-    _, corners, fill, contour = best
-    pts = contour.reshape(-1, 2).astype(np.float64)
-    border = (pts[:, 0] <= 1) | (pts[:, 1] <= 1) | (pts[:, 0] >= sw - 2) | (pts[:, 1] >= sh - 2)
-    cut_off = bool(border.any())
-    pts = pts[~border]
+    _, corners, pts, support = best
+    cut_off = bool(np.any((corners < 0) | (corners > np.array([sw, sh]))))
     perimeter = sum(np.hypot(*(corners[i] - corners[(i + 1) % 3])) for i in range(3))
-    tol = 0.03 * perimeter
+    tol = 0.02 * perimeter
     for _ in range(2):
         lines = [_fit_side(pts, corners[i], corners[(i + 1) % 3], tol) for i in range(3)]
         if any(line is None for line in lines):
             break
         refined = np.array([_intersect(lines[i - 1], lines[i]) for i in range(3)])  # type: ignore[arg-type]
-        if not np.all(np.isfinite(refined)) or np.abs(refined - corners).max() > 0.2 * perimeter:
+        if not np.all(np.isfinite(refined)) or np.abs(refined - corners).max() > 0.1 * perimeter:
             break
         corners = refined
-        tol = 0.015 * perimeter
-    return Outline(canonical_order(corners / scale), float(fill), cut_off)
+        tol = 0.012 * perimeter
+    return Outline(canonical_order(corners / scale), support, cut_off)
+
+
+def _area(c: FloatArray) -> float:
+    return 0.5 * abs(
+        (c[1, 0] - c[0, 0]) * (c[2, 1] - c[0, 1]) - (c[2, 0] - c[0, 0]) * (c[1, 1] - c[0, 1])
+    )
 
 
 def initial_homography(outline: Outline, cfg: ReaderConfig) -> FloatArray:

@@ -21,6 +21,7 @@ from engine import SPECTRANGLE36, Board, Colour, Placement
 from engine.colours import EDGE_ORDER
 from vision.cells import zones
 from vision.colour import (
+    NOMINAL_SRGB,
     TILE_COLOURS,
     bgr_to_linear_rgb,
     colour_distance,
@@ -203,36 +204,41 @@ class BoardReader:
         cell_zones, band = zones(ppu, cfg)
         band_ok = valid[band] == 255
         if band_ok.sum() < 20:
-            black = nominal_linear("black")
+            black_srgb = np.array(NOMINAL_SRGB["black"][::-1], dtype=np.float64)
         else:
-            black = np.median(bgr_to_linear_rgb(canvas_bgr[band][band_ok]), axis=0)
+            black_srgb = np.median(canvas_bgr[band][band_ok].astype(np.float64), axis=0)
+        black = bgr_to_linear_rgb(black_srgb)
         # A bright reference: the brighter pixels on the playing area.
-        whole = np.concatenate([canvas_bgr[z.whole] for z in cell_zones])
-        lin_whole_max = bgr_to_linear_rgb(whole).max(axis=1)
-        bright = float(np.percentile(lin_whole_max, 97)) if len(lin_whole_max) else 1.0
-        span = max(bright - float(black.max()), 1e-3)
+        whole = np.concatenate([canvas_bgr[z.whole] for z in cell_zones]).max(axis=1)
+        bright = float(np.percentile(whole, 97)) if len(whole) else 255.0
+        span = max(bright - float(black_srgb.max()), 8.0)
+
+        def darkness(px: NDArray[np.generic]) -> FloatArray:
+            """How far pixels (N, 3) BGR are from the board's black, 0 = plastic."""
+            return np.abs(np.asarray(px, dtype=np.float64) - black_srgb).max(axis=-1) / span
 
         states: list[str] = []
         notes: list[str] = []
         sector_lin: list[FloatArray] = []
         disc_lin: list[FloatArray] = []
         candidates: list[int] = []
+        self.last_measures: list[tuple[float, FloatArray]] = []
         for i, z in enumerate(cell_zones):
             if (valid[z.whole] < 255).any():
                 states.append(UNKNOWN)
                 notes.append("outside the image")
+                self.last_measures.append((-1.0, np.zeros(3)))
                 continue
-            rim = bgr_to_linear_rgb(canvas_bgr[z.rim])
-            rim_dark = (np.abs(rim - black).max(axis=1) / span) < 0.12
-            fill = 1.0 - float(rim_dark.mean())
-            secs = [bgr_to_linear_rgb(canvas_bgr[s]) for s in z.sectors]
-            sec_med = np.array([np.median(s, axis=0) for s in secs])
-            sec_dark = (np.abs(sec_med - black).max(axis=1) / span) < 0.12
-            if fill >= cfg.occupancy_min_fill and not sec_dark.any():
+            fill = float((darkness(canvas_bgr[z.rim]) > cfg.dark_distance).mean())
+            sec_px = [canvas_bgr[s] for s in z.sectors]
+            sec_med = np.array([np.median(p.astype(np.float64), axis=0) for p in sec_px])
+            sec_level = darkness(sec_med)
+            self.last_measures.append((fill, sec_level))
+            if fill >= cfg.occupancy_min_fill and (sec_level > cfg.dark_distance).all():
                 states.append(TILE)
                 notes.append("")
                 candidates.append(i)
-                sector_lin.append(sec_med)
+                sector_lin.append(bgr_to_linear_rgb(sec_med))
                 disc_lin.append(bgr_to_linear_rgb(canvas_bgr[z.disc]))
             elif fill <= cfg.occupancy_max_empty_fill:
                 states.append(EMPTY)
