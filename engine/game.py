@@ -344,9 +344,16 @@ class Game:
                 f"no event {position} to correct (0..{len(self._events) - 1})", position
             )
         later = [o.event for o in self._events[position + 1 :]]
+        saved_events, saved_states = list(self._events), list(self._states)
         del self._events[position:]
         del self._states[position + 1 :]
-        return tuple(self.apply(e) for e in (event, *later))
+        try:
+            return tuple(self.apply(e) for e in (event, *later))
+        except GameError:
+            # An event that cannot be replayed at all (e.g. a draw of a tile that the
+            # correction put elsewhere): leave the game exactly as it was.
+            self._events, self._states = saved_events, saved_states
+            raise
 
     def undo(self) -> Outcome:
         """Drop the last event (legal or not) and return it."""

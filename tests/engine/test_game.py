@@ -192,3 +192,17 @@ def test_malformed_stored_events(data: dict[str, object]) -> None:
 
     with pytest.raises(GameError, match="malformed event"):
         event_from_json(data)
+
+
+def test_a_correction_that_cannot_be_replayed_changes_nothing() -> None:
+    from engine.game import Pass
+
+    hands = [tiles("RRY5", "GGG6", "BBB6", "PPP6"), tiles("RRB4", "YYY6")]
+    game = Game(["Ann", "Bob"], hands=hands)
+    game.place(Placement.from_notation("6:RRY5"))
+    game.draw("Ann", Tile.from_notation("WWW1"))
+    before = (game.state, game.history)
+    # Turning the placement into a pass leaves Ann a full hand: the draw cannot replay.
+    with pytest.raises(GameError, match="already holds"):
+        game.correct(0, Pass(0))
+    assert (game.state, game.history) == before
