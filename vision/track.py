@@ -407,24 +407,25 @@ class ChangeMeter:
         )
 
     def grey(self, frame_bgr: NDArray[np.uint8]) -> Grey:
-        """The small grey canvas of a frame (float32)."""
+        """The small rectified canvas of a frame (float32, three channels: a red tile
+        swapped for a green one of the same lightness is still a change)."""
         crop = frame_bgr[self.crop]
         if self.factor > 1:
             crop = cv2.resize(crop, self.small_size, interpolation=cv2.INTER_AREA)
-        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        out = self._warp(grey).astype(np.float32)
+        out = self._warp(crop).astype(np.float32)
         k = self.cfg.blur_px
         return cv2.blur(out, (k, k)) if k > 1 else out  # type: ignore[no-any-return]
 
     def diff(self, a: Grey, b: Grey, normalise: bool = False) -> FloatArray:
-        """Mean absolute difference per region (36 cells, then the band)."""
-        av = a.ravel()[self.used]
-        bv = b.ravel()[self.used]
+        """Mean over each region (36 cells, then the band) of the largest channel difference."""
+        av = a.reshape(-1, a.shape[-1])[self.used]
+        bv = b.reshape(-1, b.shape[-1])[self.used]
         if normalise:  # a uniform change of light is not a change of the scene
-            gain = float(np.median(bv)) / max(float(np.median(av)), 1.0)
-            if 0.5 < gain < 2.0:
+            gain = np.median(bv, axis=0) / np.maximum(np.median(av, axis=0), 1.0)
+            if (gain > 0.5).all() and (gain < 2.0).all():
                 av = av * gain
-        sums = np.bincount(self.flat_used, weights=np.abs(av - bv), minlength=N_CELLS + 1)
+        d = np.abs(av - bv).max(axis=1)
+        sums = np.bincount(self.flat_used, weights=d, minlength=N_CELLS + 1)
         return sums / np.maximum(self.counts, 1.0)  # type: ignore[no-any-return]
 
 
@@ -668,12 +669,12 @@ class Tracker:
                 del self.pending[index]
                 del self.physical[index]
         gone = tuple(i for i in gone if i in self.physical)
+        if not unknown:  # earlier tiles seen better, before anything new is scored
+            events.extend(self._corrections(name, readings))
         if not new and not gone:
             if self.look is not None and not unknown:
                 self.look = None
                 events.append(Resumed(name))
-            if not unknown:
-                events.extend(self._corrections(name, readings))
             self._accept_scene(grey)
             return events
         if len(new) == 1 and not gone:
@@ -745,14 +746,14 @@ class Tracker:
             mismatch = sum(
                 1
                 for c in reading.cells
-                if c.state != UNKNOWN and (c.state == TILE) != (c.index in self.physical)
+                if c.state == UNKNOWN or (c.state == TILE) != (c.index in self.physical)
             )
             if best is None or mismatch < best[0]:
                 best = (mismatch, candidate, reading)
         assert best is not None
         mismatch, new_fit, reading = best
         shift = float(np.abs(new_fit.corners - self.fit.corners).max())
-        if mismatch > 1 or shift < 2.0:
+        if mismatch > 1 + self.cfg.relocate_min_cells // 2 or shift < 2.0:
             return None
         log.info("%s: board moved by %.0f px; located again", name, shift)
         self._set_fit(name, new_fit, frame_bgr)
