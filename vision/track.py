@@ -416,12 +416,23 @@ class ChangeMeter:
         k = self.cfg.blur_px
         return cv2.blur(out, (k, k)) if k > 1 else out  # type: ignore[no-any-return]
 
+    def _gain(self, av: NDArray[np.float32], bv: NDArray[np.float32]) -> FloatArray:
+        """Per-channel gain from ``a`` to ``b``: the median over regions of the ratio of
+        their means, so that one region that really changed does not sway it."""
+        ratios = []
+        for c in range(av.shape[1]):
+            sa = np.bincount(self.flat_used, weights=av[:, c], minlength=N_CELLS + 1)
+            sb = np.bincount(self.flat_used, weights=bv[:, c], minlength=N_CELLS + 1)
+            ok = (self.counts > 0) & (sa > self.counts * 8.0)
+            ratios.append(float(np.median(sb[ok] / sa[ok])) if ok.any() else 1.0)
+        return np.array(ratios)
+
     def diff(self, a: Grey, b: Grey, normalise: bool = False) -> FloatArray:
         """Mean over each region (36 cells, then the band) of the largest channel difference."""
         av = a.reshape(-1, a.shape[-1])[self.used]
         bv = b.reshape(-1, b.shape[-1])[self.used]
         if normalise:  # a uniform change of light is not a change of the scene
-            gain = np.median(bv, axis=0) / np.maximum(np.median(av, axis=0), 1.0)
+            gain = self._gain(av, bv)
             if (gain > 0.5).all() and (gain < 2.0).all():
                 av = av * gain
         d = np.abs(av - bv).max(axis=1)
