@@ -1,21 +1,406 @@
 """Reading the printed value on a tile's disc (values 1-6, in six orientations).
 
-Placeholder-free minimal form: returns ``None`` (no numeral evidence) until the
-templates are calibrated; colours alone identify a tile of the set.
+Every tile shows at its centre a dark navy disc (radius ``cfg.disc_radius`` of the tile side)
+with a thin light halo and a white bold rounded numeral. In the rectified canvas an up cell's
+numeral is upright or turned by 120/240 degrees, a down cell's by 180, 60 or 300 degrees.
+
+The reader works on one grey image per frame, resampled so that a disc has the same size in
+pixels whatever the canvas scale (``norm_radius_px``):
+
+1. the disc centre is searched near the predicted one (the lattice can be off by a tenth of a
+   tile): a ring filter finds the dark disc rim inside the light halo;
+2. a round patch inside the disc, at a few shifts around that centre, is compared by
+   normalised correlation (brightness and contrast invariant) with digit templates;
+3. the best correlation of each value becomes a cost, scaled by how numeral-like the best
+   match is, so that an unreadable disc gives flat costs.
+
+Templates are drawn here from generic fonts (OpenCV's Hershey stroke fonts, drawn thick, so
+with round ends, and a bold system sans if one is installed), at two digit heights, the
+three orientations of the cell, a small rotation jitter and a few blurs. They are never taken
+from rendered or photographed tiles. Thresholds are in ``vision/data/numerals.json``.
 """
 
 from __future__ import annotations
 
+import json
+import logging
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.config import ReaderConfig
+from vision.model import CENTROIDS, UP, Canvas
+
+log = logging.getLogger(__name__)
+
+FloatArray = NDArray[np.float64]
+F32 = NDArray[np.float32]
+
+#: Directions of a numeral's "up" in the canvas, degrees anticlockwise, per cell orientation.
+UP_ANGLES = (0.0, 120.0, 240.0)
+DOWN_ANGLES = (180.0, 300.0, 60.0)
+VALUES = (1, 2, 3, 4, 5, 6)
+_HERSHEY = {"simplex": cv2.FONT_HERSHEY_SIMPLEX, "duplex": cv2.FONT_HERSHEY_DUPLEX}
+_OVERSAMPLE = 4
+
+
+@dataclass(frozen=True)
+class NumeralParams:
+    """The numbers of ``vision/data/numerals.json`` (see its comment)."""
+
+    norm_radius_px: float
+    search_units: float
+    ring_inner_r: tuple[float, float]
+    ring_outer_r: tuple[float, float]
+    match_r: float
+    shift_px: int
+    digit_height_r: tuple[float, ...]
+    jitter_deg: tuple[float, ...]
+    template_blur_px: tuple[float, ...]
+    canvas_blur_px: float
+    hershey_fonts: tuple[tuple[str, float], ...]
+    ttf_fonts: tuple[str, ...]
+    corr_floor: float
+    corr_good: float
+    gap_scale: float
+    cost_cap: float
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> NumeralParams:
+        return cls(
+            norm_radius_px=float(data["norm_radius_px"]),
+            search_units=float(data["search_units"]),
+            ring_inner_r=(float(data["ring_inner_r"][0]), float(data["ring_inner_r"][1])),
+            ring_outer_r=(float(data["ring_outer_r"][0]), float(data["ring_outer_r"][1])),
+            match_r=float(data["match_r"]),
+            shift_px=int(data["shift_px"]),
+            digit_height_r=tuple(float(v) for v in data["digit_height_r"]),
+            jitter_deg=tuple(float(v) for v in data["jitter_deg"]),
+            template_blur_px=tuple(float(v) for v in data["template_blur_px"]),
+            canvas_blur_px=float(data["canvas_blur_px"]),
+            hershey_fonts=tuple(
+                (str(f["face"]), float(f["stroke"])) for f in data["hershey_fonts"]
+            ),
+            ttf_fonts=tuple(str(p) for p in data["ttf_fonts"]),
+            corr_floor=float(data["corr_floor"]),
+            corr_good=float(data["corr_good"]),
+            gap_scale=float(data["gap_scale"]),
+            cost_cap=float(data["cost_cap"]),
+        )
+
+
+@cache
+def default_params() -> NumeralParams:
+    text = resources.files("vision.data").joinpath("numerals.json").read_text("utf-8")
+    return NumeralParams.from_json(json.loads(text))
+
+
+# -- glyphs ---------------------------------------------------------------------------------
+
+
+def _crop(mask: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    ys, xs = np.nonzero(mask > 127)
+    return mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
+def hershey_glyph(digit: int, face: str, stroke: float) -> NDArray[np.uint8]:
+    """A digit of an OpenCV Hershey font drawn with round strokes ``stroke`` x its height.
+
+    Returns a (h, w) uint8 mask (255 = ink) cropped to the glyph, h about 200.
+    """
+    font = _HERSHEY[face]
+    scale = 8.0
+    (_, h), _ = cv2.getTextSize(str(digit), font, scale, 1)
+    thick = max(1, round(stroke * h))
+    size = 3 * h + 2 * thick
+    img = np.zeros((size, size), np.uint8)
+    cv2.putText(img, str(digit), (h, 2 * h), font, scale, 255, thick, cv2.LINE_AA)
+    return _crop(img)
+
+
+def ttf_glyph(digit: int, path: str) -> NDArray[np.uint8] | None:
+    """A digit of a TrueType font file (bold sans), or None without Pillow or the file."""
+    if not Path(path).is_file():
+        return None
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:  # pragma: no cover - Pillow comes with scikit-image
+        return None
+    try:
+        font = ImageFont.truetype(path, 200)
+    except OSError:
+        return None
+    img = Image.new("L", (400, 400), 0)
+    ImageDraw.Draw(img).text((100, 50), str(digit), fill=255, font=font)
+    return _crop(np.asarray(img, dtype=np.uint8))
+
+
+def glyph_sets(params: NumeralParams) -> list[list[NDArray[np.uint8]]]:
+    """Glyph masks of the digits 1-6 for every available font: a list of fonts of 6 masks."""
+    fonts = [
+        [hershey_glyph(d, face, stroke) for d in VALUES] for face, stroke in params.hershey_fonts
+    ]
+    for path in params.ttf_fonts:
+        glyphs = [ttf_glyph(d, path) for d in VALUES]
+        if all(g is not None for g in glyphs):
+            fonts.append([g for g in glyphs if g is not None])
+            log.debug("numeral templates also from %s", path)
+            break
+    return fonts
+
+
+def place_glyph(glyph: NDArray[np.uint8], side: int, height_px: float, up_deg: float) -> F32:
+    """Draw a glyph centred in a (side, side) float32 image, ``height_px`` tall, turned.
+
+    ``up_deg``: direction of the glyph's top, anticlockwise from the image's up, degrees.
+    Ink is 1, background 0; anti-aliased by supersampling.
+    """
+    os_ = _OVERSAMPLE
+    big_side = side * os_
+    gh, gw = glyph.shape
+    k = height_px * os_ / gh
+    w, h = max(1, round(gw * k)), max(1, round(gh * k))
+    small = cv2.resize(glyph, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    # Affine: glyph centre -> canvas centre, turned by up_deg.
+    c = (big_side - 1) / 2.0
+    rot = cv2.getRotationMatrix2D(((w - 1) / 2.0, (h - 1) / 2.0), up_deg, 1.0)
+    rot[:, 2] += c - np.array([(w - 1) / 2.0, (h - 1) / 2.0])
+    big = cv2.warpAffine(small, rot, (big_side, big_side), flags=cv2.INTER_LINEAR)
+    return cv2.resize(big, (side, side), interpolation=cv2.INTER_AREA)
+
+
+def disc_mask(side: int, radius_px: float) -> NDArray[np.bool_]:
+    """Boolean (side, side) disc of ``radius_px`` around the centre pixel."""
+    c = (side - 1) / 2.0
+    yy, xx = np.mgrid[:side, :side]
+    return np.asarray((xx - c) ** 2 + (yy - c) ** 2 <= radius_px**2)
+
+
+def ring_kernel(params: NumeralParams) -> F32:
+    """Zero-sum filter: + on the light halo ring, - on the dark rim inside the disc."""
+    rn = params.norm_radius_px
+    half = math.ceil(params.ring_outer_r[1] * rn)
+    side = 2 * half + 1
+    yy, xx = np.mgrid[:side, :side]
+    r = np.hypot(xx - half, yy - half) / rn
+    outer = (r >= params.ring_outer_r[0]) & (r <= params.ring_outer_r[1])
+    inner = (r >= params.ring_inner_r[0]) & (r <= params.ring_inner_r[1])
+    k = outer / outer.sum() - inner / inner.sum()
+    return k.astype(np.float32)
+
+
+def normalise_rows(x: F32) -> tuple[F32, F32]:
+    """Zero-mean, unit-norm rows of (N, P) float32; returns them and each row's std (N,)."""
+    x = x - x.mean(axis=1, keepdims=True)
+    norm = np.sqrt((x * x).sum(axis=1, keepdims=True))
+    std = (norm[:, 0] / math.sqrt(max(x.shape[1], 1))).astype(np.float32)
+    return (x / np.maximum(norm, 1e-6)).astype(np.float32), std
+
+
+@dataclass(frozen=True)
+class TemplateBank:
+    """Digit templates for one cell orientation and one blur.
+
+    ``vectors``: (6 * K, P) float32, zero-mean unit-norm over the match mask, ordered value
+    first (rows v*K..v*K+K-1 show value v+1).
+    """
+
+    vectors: F32
+    per_value: int
+
+
+def build_banks(params: NumeralParams) -> dict[tuple[bool, int], TemplateBank]:
+    """Templates keyed by (up cell, blur index)."""
+    rn = params.norm_radius_px
+    half = math.ceil(params.match_r * rn)
+    side = 2 * half + 1
+    mask = disc_mask(side, params.match_r * rn)
+    fonts = glyph_sets(params)
+    banks: dict[tuple[bool, int], TemplateBank] = {}
+    for up, angles in ((True, UP_ANGLES), (False, DOWN_ANGLES)):
+        images: list[list[F32]] = [[] for _ in VALUES]
+        for font in fonts:
+            for v, glyph in enumerate(font):
+                for height in params.digit_height_r:
+                    for a in angles:
+                        for j in params.jitter_deg:
+                            images[v].append(place_glyph(glyph, side, height * rn, a + j))
+        per_value = len(images[0])
+        for b, sigma in enumerate(params.template_blur_px):
+            rows = [cv2.GaussianBlur(img, (0, 0), sigma)[mask] for per_v in images for img in per_v]
+            vectors, _ = normalise_rows(np.array(rows, dtype=np.float32))
+            banks[(up, b)] = TemplateBank(vectors, per_value)
+    return banks
+
+
+@cache
+def _shared_banks(params: NumeralParams) -> dict[tuple[bool, int], TemplateBank]:
+    return build_banks(params)
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def grey_of(canvas_bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """(H, W, 3) uint8 BGR -> (H, W) uint8 grey (luma), where the white numeral is brightest.
+
+    Navy, the tile colours and the halo keep their order under colour casts, and a greyscale
+    photograph reads the same.
+    """
+    if canvas_bgr.ndim == 2:
+        return canvas_bgr
+    return cv2.cvtColor(canvas_bgr, cv2.COLOR_BGR2GRAY)
+
+
+def disc_windows(
+    grey: NDArray[np.uint8], centres: FloatArray, scale: float, half: int, blur_px: float
+) -> F32:
+    """Square windows around disc centres, resampled to the normalised scale.
+
+    ``grey``: (H, W) uint8; ``centres``: (N, 2) float canvas pixels; ``scale``: normalised px
+    per canvas px. Returns (N, 2 * half + 1, 2 * half + 1) float32, the centre at
+    ``[half, half]``; outside the canvas the border is replicated.
+    """
+    side = 2 * half + 1
+    out = np.empty((len(centres), side, side), np.float32)
+    inv = 1.0 / scale
+    for i, (cx, cy) in enumerate(centres):
+        m = np.array([[inv, 0.0, cx - half * inv], [0.0, inv, cy - half * inv]])
+        win = cv2.warpAffine(
+            grey,
+            m,
+            (side, side),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        out[i] = win
+    if blur_px > 0:
+        for i in range(len(out)):
+            out[i] = cv2.GaussianBlur(out[i], (0, 0), blur_px)
+    return out
+
+
+def find_disc(window: F32, ring: F32, search_px: float) -> tuple[int, int]:
+    """Offset (dx, dy) in px from the window centre to the most disc-like point.
+
+    ``window``: (S, S) float32 normalised grey; ``ring``: the ring filter; candidates lie
+    within ``search_px`` of the centre.
+    """
+    half = window.shape[0] // 2
+    s_r = math.floor(search_px)
+    response = cv2.filter2D(window, -1, ring, borderType=cv2.BORDER_REPLICATE)
+    sub = response[half - s_r : half + s_r + 1, half - s_r : half + s_r + 1]
+    yy, xx = np.mgrid[-s_r : s_r + 1, -s_r : s_r + 1]
+    sub = np.where(xx**2 + yy**2 <= search_px**2, sub, -np.inf)
+    dy, dx = np.unravel_index(int(np.argmax(sub)), sub.shape)
+    return int(dx) - s_r, int(dy) - s_r
+
+
+def read_scores(
+    grey: NDArray[np.uint8],
+    centres: FloatArray,
+    up: NDArray[np.bool_],
+    scale: float,
+    params: NumeralParams,
+    banks: dict[tuple[bool, int], TemplateBank],
+    blur_index: int,
+) -> tuple[FloatArray, FloatArray]:
+    """Best correlation of each value, and the disc contrast, per disc.
+
+    ``grey``: (H, W) uint8 canvas; ``centres``: (N, 2) predicted disc centres in its pixels;
+    ``up``: (N,) bool cell orientation; ``scale``: normalised px per canvas px.
+    Returns scores (N, 6) float64 in [-1, 1] and the std (N,) of the matched patch (grey
+    levels of the canvas).
+    """
+    rn = params.norm_radius_px
+    search = params.search_units / 0.125 * rn  # normalised px (disc radius = 0.125 unit)
+    ring = ring_kernel(params)
+    ring_half = ring.shape[0] // 2
+    m_half = math.ceil(params.match_r * rn)
+    m_side = 2 * m_half + 1
+    mask = disc_mask(m_side, params.match_r * rn)
+    s = params.shift_px
+    s_r = math.floor(search)
+    half = s_r + max(ring_half, m_half + s) + 1
+    windows = disc_windows(grey, centres, scale, half, params.canvas_blur_px)
+    n = len(centres)
+    scores = np.zeros((n, 6))
+    stds = np.zeros(n)
+    patches: dict[bool, list[F32]] = {True: [], False: []}
+    owners: dict[bool, list[int]] = {True: [], False: []}
+    for i, win in enumerate(windows):
+        dx, dy = find_disc(win, ring, search)
+        qx, qy = half + dx, half + dy
+        sub = win[qy - m_half - s : qy + m_half + s + 1, qx - m_half - s : qx + m_half + s + 1]
+        views = np.lib.stride_tricks.sliding_window_view(sub, (m_side, m_side))
+        patches[bool(up[i])].append(views.reshape(-1, m_side, m_side)[:, mask])
+        owners[bool(up[i])].append(i)
+    n_shift = (2 * s + 1) ** 2
+    for orient in (True, False):
+        if not owners[orient]:
+            continue
+        bank = banks[(orient, blur_index)]
+        unit, std = normalise_rows(np.concatenate(patches[orient]))
+        corr = unit @ bank.vectors.T  # (cells * shifts, 6 * K)
+        corr = corr.reshape(len(owners[orient]), n_shift, 6, bank.per_value)
+        idx = np.array(owners[orient])
+        scores[idx] = corr.max(axis=(1, 3))
+        stds[idx] = std.reshape(len(idx), n_shift).mean(axis=1)
+    return scores, stds
+
+
+def scores_to_costs(scores: FloatArray, params: NumeralParams) -> FloatArray:
+    """(N, 6) correlations -> (N, 6) costs: 0 for the best value, about 1 for a clear
+    runner-up gap, all scaled down to flat as the best correlation falls to ``corr_floor``."""
+    best = scores.max(axis=1, keepdims=True)
+    conf = np.clip((best - params.corr_floor) / (params.corr_good - params.corr_floor), 0.0, 1.0)
+    gap = np.minimum((best - scores) / params.gap_scale, params.cost_cap)
+    return np.asarray(conf * gap, dtype=np.float64)
 
 
 class NumeralReader:
-    """Holds the digit templates."""
+    """Holds the digit templates; reads the value of listed cells' discs."""
+
+    def __init__(self, params: NumeralParams | None = None) -> None:
+        self.params = params or default_params()
+        self.banks = _shared_banks(self.params) if params is None else build_banks(self.params)
+
+    def blur_index(self, scale: float) -> int:
+        """Template blur matching a canvas upsampled by ``scale`` (normalised px per px)."""
+        want = math.hypot(0.6 * scale, self.params.canvas_blur_px)
+        blurs = np.array(self.params.template_blur_px)
+        return int(np.argmin(np.abs(blurs - want)))
+
+    def scores(
+        self, canvas_bgr: NDArray[np.uint8], cells: list[int], ppu: int, cfg: ReaderConfig
+    ) -> tuple[FloatArray, FloatArray]:
+        """Best correlation (N, 6) per value and patch contrast (N,) for the listed cells."""
+        canvas = Canvas(ppu)
+        centres = canvas.to_canvas(CENTROIDS[np.asarray(cells, dtype=np.int64)])
+        scale = self.params.norm_radius_px / (cfg.disc_radius * ppu)
+        grey = grey_of(canvas_bgr)
+        up = UP[np.asarray(cells, dtype=np.int64)]
+        return read_scores(
+            grey, centres, up, scale, self.params, self.banks, self.blur_index(scale)
+        )
 
     def costs(
         self, canvas_bgr: NDArray[np.uint8], cells: list[int], ppu: int, cfg: ReaderConfig
     ) -> NDArray[np.float64] | None:
-        return None
+        """(len(cells), 6) float64 cost of values 1..6 per listed cell, lower = more likely.
+
+        ``canvas_bgr``: (H, W, 3) uint8, the board rectified by ``Canvas(ppu)``. A clear
+        numeral has a gap of about 1 between its best and next value; an unreadable one has
+        nearly flat costs. None when no cell is listed.
+        """
+        if not cells:
+            return None
+        scores, _ = self.scores(canvas_bgr, cells, ppu, cfg)
+        return scores_to_costs(scores, self.params)
