@@ -27,16 +27,16 @@ from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core, as the reader runs
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
-from numpy.typing import NDArray  # noqa: E402
+import cv2
+import numpy as np
+from numpy.typing import NDArray
 
-from engine import SPECTRANGLE36  # noqa: E402
-from vision.config import default_config  # noqa: E402
-from vision.model import CENTROIDS, Canvas, project  # noqa: E402
-from vision.numerals import NumeralReader  # noqa: E402
-from vision.read import BoardReader, load_image  # noqa: E402
-from vision.rectify import warp_to_canvas  # noqa: E402
+from engine import SPECTRANGLE36
+from vision.config import default_config
+from vision.model import CENTROIDS, Canvas, project
+from vision.numerals import NumeralReader
+from vision.read import BoardReader, load_image
+from vision.rectify import warp_to_canvas
 
 GEO = SPECTRANGLE36.geometry
 GEOMETRY_OK_UNITS = 0.1
