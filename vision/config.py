@@ -35,6 +35,9 @@ class ReaderConfig:
     align_min_score: float
     align_min_cells: int
     ransac_threshold: float
+    contrast_floor: float
+    contrast_span: float
+    max_lens_k: float
     read_ppu_min: int
     read_ppu_max: int
     ridge_half_width: float

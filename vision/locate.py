@@ -37,6 +37,27 @@ class Outline:
         return f"Outline([{pts}], fill={self.fill:.2f}, cut_off={self.cut_off})"
 
 
+def relative_value(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> tuple[
+    NDArray[np.float32], NDArray[np.float32]
+]:
+    """Value and chroma relative to the local white reference, float32 (H, W) each.
+
+    The reference is the brightest things nearby, smoothed, so uneven light and colour
+    casts do not move the thresholds.
+    """
+    b, g, r = cv2.split(frame_bgr)
+    value = cv2.max(cv2.max(b, g), r).astype(np.float32)
+    chroma = value - cv2.min(cv2.min(b, g), r).astype(np.float32)
+    h, w = value.shape
+    k = max(3, int(cfg.illumination_window * max(h, w)) | 1)
+    small = cv2.resize(value, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    ks = max(3, (k // 4) | 1)
+    ref = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ks, ks)))
+    ref = cv2.blur(ref, (ks, ks))
+    ref = np.maximum(cv2.resize(ref, (w, h), interpolation=cv2.INTER_LINEAR), 24.0)
+    return value / ref, chroma / ref
+
+
 def dark_mask(
     frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, level: float | None = None
 ) -> NDArray[np.uint8]:
@@ -44,20 +65,9 @@ def dark_mask(
 
     ``frame_bgr``: (H, W, 3) uint8. Returns (H, W) uint8 of 0/255.
     """
-    f = frame_bgr.astype(np.float32)
-    value = f.max(axis=2)
-    chroma = value - f.min(axis=2)
-    h, w = value.shape
-    # Local white reference: the brightest things nearby, smoothed.
-    k = max(3, int(cfg.illumination_window * max(h, w)) | 1)
-    small = cv2.resize(value, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    ks = max(3, (k // 4) | 1)
-    ref = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ks, ks)))
-    ref = cv2.blur(ref, (ks, ks))
-    ref = cv2.resize(ref, (w, h), interpolation=cv2.INTER_LINEAR)
-    ref = np.maximum(ref, 24.0)
+    rel_v, rel_c = relative_value(frame_bgr, cfg)
     level = cfg.dark_relative_value if level is None else level
-    dark = (value < level * ref) & (chroma < cfg.dark_relative_chroma * ref)
+    dark = (rel_v < level) & (rel_c < cfg.dark_relative_chroma)
     return dark.astype(np.uint8) * 255
 
 
@@ -189,8 +199,10 @@ def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     min_area = cfg.min_board_area_fraction * sh * sw
     best: tuple[float, FloatArray, FloatArray, float] | None = None
+    rel_v, rel_c = relative_value(small, cfg)
+    colourless = rel_c < cfg.dark_relative_chroma
     for level in cfg.dark_levels:
-        mask = dark_mask(small, cfg, level)
+        mask = ((rel_v < level) & colourless).astype(np.uint8) * 255
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)

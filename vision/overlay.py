@@ -7,7 +7,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.colour import NOMINAL_SRGB
-from vision.model import CENTROIDS, PLAY_CORNERS, VERTICES, project
+from vision.model import CENTROIDS, PLAY_CORNERS, VERTICES
 from vision.read import EMPTY, TILE, BoardReading
 
 _STATE_BGR = {EMPTY: (160, 160, 160), TILE: (0, 220, 0), "unknown": (0, 165, 255)}
@@ -30,11 +30,11 @@ def draw_overlay(frame_bgr: NDArray[np.uint8], reading: BoardReading) -> NDArray
             cv2.LINE_AA,
         )
         return out
-    hom = reading.fit.homography
+    fit = reading.fit
     for tri in VERTICES:
-        pts = np.round(project(hom, tri)).astype(np.int32)
+        pts = np.round(fit.to_image(tri)).astype(np.int32)
         cv2.polylines(out, [pts], True, (255, 255, 0), thick, cv2.LINE_AA)
-    corners = project(hom, PLAY_CORNERS)
+    corners = fit.to_image(PLAY_CORNERS)
     for k, (x, y) in enumerate(corners):
         cv2.circle(
             out, (int(round(x)), int(round(y))), 6 * thick, (255, 0, 255), thick, cv2.LINE_AA
@@ -50,7 +50,7 @@ def draw_overlay(frame_bgr: NDArray[np.uint8], reading: BoardReading) -> NDArray
                 thick,
                 cv2.LINE_AA,
             )
-    centres = project(hom, CENTROIDS)
+    centres = fit.to_image(CENTROIDS)
     size = float(np.linalg.norm(corners[1] - corners[2])) / 6.0
     for cell, (x, y) in zip(reading.cells, centres, strict=True):
         centre = (int(round(x)), int(round(y)))

@@ -199,8 +199,10 @@ class BoardReader:
         canvas = Canvas(ppu)
         sigma = 0.5 * scale / ppu - 0.5
         src = cv2.GaussianBlur(frame_bgr, (0, 0), sigma) if sigma > 0.3 else frame_bgr
-        canvas_bgr = warp_to_canvas(src, fit.homography, canvas)
-        valid = warp_to_canvas(np.full(frame_bgr.shape[:2], 255, np.uint8), fit.homography, canvas)
+        canvas_bgr = warp_to_canvas(src, fit.homography, canvas, lens=fit.lens)
+        valid = warp_to_canvas(
+            np.full(frame_bgr.shape[:2], 255, np.uint8), fit.homography, canvas, lens=fit.lens
+        )
         cell_zones, band = zones(ppu, cfg)
         band_ok = valid[band] == 255
         if band_ok.sum() < 20:

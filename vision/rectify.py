@@ -53,34 +53,95 @@ LATTICE_SHIFTS: FloatArray = np.array(
 
 
 @dataclass(frozen=True)
-class BoardFit:
-    """A board-plane to image homography and how well the lattice supports it."""
+class Lens:
+    """One-parameter radial distortion about the frame centre (wide-angle webcams).
 
-    homography: FloatArray = field(repr=False)  # 3x3, board units -> frame pixels
+    A distorted point is ``c + (u - c) * (1 + k * r**2)`` with ``r = |u - c| / norm``,
+    ``u`` the undistorted pixel, ``c`` the frame centre and ``norm`` its half-diagonal.
+    """
+
+    k: float
+    centre: tuple[float, float]
+    norm: float
+
+    @classmethod
+    def none(cls, shape: tuple[int, ...]) -> Lens:
+        h, w = shape[:2]
+        return cls(0.0, ((w - 1) / 2.0, (h - 1) / 2.0), math.hypot(w, h) / 2.0)
+
+    def with_k(self, k: float) -> Lens:
+        return Lens(k, self.centre, self.norm)
+
+    def distort(self, pts: FloatArray) -> FloatArray:
+        if self.k == 0.0:
+            return pts
+        c = np.asarray(self.centre)
+        d = (pts - c) / self.norm
+        r2 = (d**2).sum(axis=-1, keepdims=True)
+        return c + (pts - c) * (1.0 + self.k * r2)
+
+    def undistort(self, pts: FloatArray) -> FloatArray:
+        if self.k == 0.0:
+            return pts
+        c = np.asarray(self.centre)
+        target = (pts - c) / self.norm
+        u = target.copy()
+        for _ in range(8):
+            r2 = (u**2).sum(axis=-1, keepdims=True)
+            u = target / (1.0 + self.k * r2)
+        return c + u * self.norm
+
+
+@dataclass(frozen=True)
+class BoardFit:
+    """A board-plane to image map (homography, then lens) and how well the lattice fits it."""
+
+    homography: FloatArray = field(repr=False)  # 3x3, board units -> undistorted pixels
     corners: FloatArray  # (3, 2) playing-triangle corners in frame pixels
     residual_px: float  # RMS distance of the inlier lattice points from the model
     residual_units: float  # the same in board units
     points: int  # inlier lattice points
+    lens: Lens | None = field(default=None, repr=False)
+
+    def to_image(self, board_pts: FloatArray) -> FloatArray:
+        """Board points (N, 2) -> frame pixels (N, 2), lens included."""
+        pts = project(self.homography, board_pts)
+        return self.lens.distort(pts) if self.lens is not None else pts
 
     def __repr__(self) -> str:
         pts = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in self.corners)
+        k = self.lens.k if self.lens is not None else 0.0
         return (
-            f"BoardFit(corners=[{pts}], residual_px={self.residual_px:.2f}, points={self.points})"
+            f"BoardFit(corners=[{pts}], residual_px={self.residual_px:.2f}, "
+            f"points={self.points}, k={k:.3f})"
         )
 
 
 def warp_to_canvas(
-    frame: NDArray[np.generic], homography: FloatArray, canvas: Canvas, border: int = 0
+    frame: NDArray[np.generic],
+    homography: FloatArray,
+    canvas: Canvas,
+    border: int = 0,
+    lens: Lens | None = None,
 ) -> NDArray[np.generic]:
-    """Rectify ``frame`` (H, W[, C]) onto ``canvas`` using a board-to-image homography."""
+    """Rectify ``frame`` (H, W[, C]) onto ``canvas`` with a board-to-image map."""
     image_from_canvas = homography @ canvas.board_from_canvas
-    return cv2.warpPerspective(  # type: ignore[no-any-return]
-        frame,
-        image_from_canvas,
-        (canvas.width, canvas.height),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=border,
+    if lens is None or lens.k == 0.0:
+        return cv2.warpPerspective(  # type: ignore[no-any-return]
+            frame,
+            image_from_canvas,
+            (canvas.width, canvas.height),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=border,
+        )
+    us, vs = np.meshgrid(np.arange(canvas.width, dtype=np.float64), np.arange(canvas.height, dtype=np.float64))
+    grid = np.stack([us.ravel(), vs.ravel()], axis=1)
+    pts = lens.distort(project(image_from_canvas, grid)).astype(np.float32)
+    mx = pts[:, 0].reshape(canvas.height, canvas.width)
+    my = pts[:, 1].reshape(canvas.height, canvas.width)
+    return cv2.remap(  # type: ignore[no-any-return]
+        frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border
     )
 
 
@@ -187,15 +248,42 @@ def scorer(ppu: int, cfg: ReaderConfig) -> LatticeScorer:
 
 def value_channel(frame_bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
     """max(B, G, R) as float32 (H, W): the board's plastic is dark in it, tiles are not."""
-    return frame_bgr.max(axis=2).astype(np.float32)
+    b, g, r = cv2.split(frame_bgr)
+    return cv2.max(cv2.max(b, g), r).astype(np.float32)  # type: ignore[no-any-return]
+
+
+def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.float32]:
+    """How clearly each pixel is *not* the board's black plastic, 0..1, float32 (H, W).
+
+    The value channel relative to the local brightest surroundings, then stretched so
+    that anything clearly brighter than the plastic (any tile colour, however shaded,
+    and a lit table) saturates at 1: tiles then match by their outline, not by how
+    bright their sectors happen to be.
+    """
+    value = value_channel(frame_bgr)
+    h, w = value.shape
+    k = max(3, int(cfg.illumination_window * max(h, w)) | 1)
+    small = cv2.resize(value, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    ks = max(3, (k // 4) | 1)
+    ref = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ks, ks)))
+    ref = cv2.blur(ref, (ks, ks))
+    ref = np.maximum(cv2.resize(ref, (w, h), interpolation=cv2.INTER_LINEAR), 24.0)
+    rel = value / ref
+    lo = float(np.percentile(rel[::4, ::4], 5))
+    return np.clip((rel - lo - cfg.contrast_floor) / cfg.contrast_span, 0.0, 1.0).astype(np.float32)
 
 
 class Pyramid:
     """The value channel at a few scales, to sample each canvas without aliasing."""
 
-    def __init__(self, frame_bgr: NDArray[np.uint8]) -> None:
-        level = value_channel(frame_bgr)
-        self.levels = [(1.0, level)]
+    def __init__(self, frame_bgr: NDArray[np.uint8], cfg: ReaderConfig | None = None) -> None:
+        # Alignment canvases never need more than ~40 px per unit: start from a frame of
+        # at most ~800 px across.
+        base, scale = frame_bgr, 1.0
+        while max(base.shape[:2]) > 4000:
+            base, scale = cv2.pyrDown(base), scale / 2
+        level = value_channel(base) if cfg is None else plastic_contrast(base, cfg)
+        self.levels = [(scale, level)]
         while min(level.shape) > 160:
             level = cv2.pyrDown(level)
             self.levels.append((self.levels[-1][0] / 2, level))
@@ -227,12 +315,18 @@ def px_per_unit(homography: FloatArray) -> float:
 
 
 def _sample(
-    pyr: Pyramid, h: FloatArray, ppu: int
+    pyr: Pyramid, h: FloatArray, ppu: int, lens: Lens | None = None, with_valid: bool = True
 ) -> tuple[NDArray[np.float32], NDArray[np.uint8], Canvas]:
+    """The pyramid level that suits ``ppu``, rectified onto a canvas (and its validity)."""
     canvas = Canvas(ppu)
     s, lv, ones = pyr.for_scale(px_per_unit(h), ppu)
     hs = _scaled(h, s)
-    return warp_to_canvas(lv, hs, canvas), warp_to_canvas(ones, hs, canvas), canvas
+    ls = None
+    if lens is not None and lens.k != 0.0:
+        ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
+    value = warp_to_canvas(lv, hs, canvas, lens=ls)
+    valid = warp_to_canvas(ones, hs, canvas, lens=ls) if with_valid else ones[:0]
+    return value, valid, canvas
 
 
 def homography_from_corners(
@@ -328,46 +422,65 @@ def _match_offsets(
     )
 
 
+def _fit_with_lens(
+    board_pts: FloatArray, image_pts: FloatArray, lens: Lens, thresh: float, max_k: float
+) -> tuple[FloatArray, Lens, NDArray[np.bool_], FloatArray]:
+    """Homography and radial distortion that best map board points onto image points."""
+    h0, inliers = cv2.findHomography(board_pts, image_pts, cv2.RANSAC, thresh)
+    if h0 is None:
+        raise BoardNotFoundError("no homography fits the lattice")
+    keep = inliers.ravel().astype(bool)
+    bp, ip = board_pts[keep], image_pts[keep]
+
+    def residual(k: float) -> tuple[float, FloatArray]:
+        und = lens.with_k(k).undistort(ip)
+        h, _ = cv2.findHomography(bp, und, 0)
+        if h is None:
+            return float("inf"), h0
+        err = np.linalg.norm(lens.with_k(k).distort(project(h, bp)) - ip, axis=1)
+        return float(np.sqrt(np.mean(err**2))), h
+
+    best_k, (best_r, best_h) = 0.0, residual(0.0)
+    if len(bp) >= 15 and max_k > 0:
+        for k in np.linspace(-max_k, 0.0, 7)[:-1]:
+            r, h = residual(float(k))
+            if r < best_r * 0.85:
+                best_k, best_r, best_h = float(k), r, h
+    out_lens = lens.with_k(best_k)
+    errors = np.linalg.norm(out_lens.distort(project(best_h, bp)) - ip, axis=1)
+    return best_h / best_h[2, 2], out_lens, keep, errors
+
+
 def refine(
-    pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig
-) -> tuple[FloatArray, FloatArray]:
-    """RANSAC rounds of lattice point matching; returns (homography, inlier errors px)."""
+    pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig, lens: Lens
+) -> tuple[FloatArray, Lens, FloatArray]:
+    """Rounds of lattice point matching; returns (homography, lens, inlier errors px)."""
     current = np.asarray(homography, dtype=np.float64)
     errors = np.zeros(0)
     for rnd in cfg.align_rounds:
-        value, valid, canvas = _sample(pyr, current, rnd.ppu)
+        value, valid, canvas = _sample(pyr, current, rnd.ppu, lens)
         idx, off, _ = _match_offsets(value, valid, canvas, rnd.search, cfg)
         if len(idx) < cfg.align_min_cells:
-            raise BoardNotFoundError(
-                f"only {len(idx)} cells of the lattice could be matched", len(idx)
-            )
+            raise BoardNotFoundError(f"only {len(idx)} cells of the lattice could be matched", len(idx))
         board_pts = CENTROIDS[idx]
-        image_pts = project(current, board_pts + off)
+        image_pts = lens.distort(project(current, board_pts + off))
         thresh = cfg.ransac_threshold * px_per_unit(current)
-        new, inliers = cv2.findHomography(board_pts, image_pts, cv2.RANSAC, thresh)
-        if new is None:
-            raise BoardNotFoundError("no homography fits the lattice")
-        current = new / new[2, 2]
-        keep = inliers.ravel().astype(bool)
-        errors = np.linalg.norm(project(current, board_pts[keep]) - image_pts[keep], axis=1)
-        log.debug(
-            "round ppu=%d: %d matched, %d inliers, rms %.2f px",
-            rnd.ppu,
-            len(idx),
-            int(keep.sum()),
-            float(np.sqrt(np.mean(errors**2))),
+        current, lens, keep, errors = _fit_with_lens(
+            board_pts, image_pts, lens, thresh, cfg.max_lens_k
         )
-    return current, errors
+        log.debug("round ppu=%d: %d matched, %d inliers, rms %.2f px, k %.3f", rnd.ppu,
+                  len(idx), int(keep.sum()), float(np.sqrt(np.mean(errors**2))), lens.k)
+    return current, lens, errors
 
 
 def verify_shifts(
-    pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig
+    pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig, lens: Lens | None = None
 ) -> tuple[FloatArray, bool]:
     """Move the lattice by whole cells while that fits the board better."""
     ppu = 14
     sc = scorer(ppu, cfg)
     current = homography
-    value, valid, _ = _sample(pyr, current, ppu)
+    value, valid, _ = _sample(pyr, current, ppu, lens)
     best = sc.total(value, valid)
     moved = False
     for _ in range(3):
@@ -375,7 +488,7 @@ def verify_shifts(
         for shift in LATTICE_SHIFTS:
             t = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
             cand = current @ t
-            value, valid, _ = _sample(pyr, cand, ppu)
+            value, valid, _ = _sample(pyr, cand, ppu, lens)
             score = sc.total(value, valid)
             if score > best * 1.08 + 0.5:
                 best, current, improved, moved = score, cand, True, True
@@ -386,13 +499,15 @@ def verify_shifts(
 
 def fit_board(frame_bgr: NDArray[np.uint8], corners_img: FloatArray, cfg: ReaderConfig) -> BoardFit:
     """The whole stage: perspective search, refinement and shift check from outline corners."""
-    pyr = Pyramid(frame_bgr)
+    pyr = Pyramid(frame_bgr, cfg)
+    lens = Lens.none(frame_bgr.shape)
     h = perspective_search(pyr, corners_img, cfg)
-    h, errors = refine(pyr, h, cfg)
-    h, moved = verify_shifts(pyr, h, cfg)
+    h, lens, errors = refine(pyr, h, cfg, lens)
+    h, moved = verify_shifts(pyr, h, cfg, lens)
     if moved:
         log.debug("lattice moved by whole cells; refining again")
-        h, errors = refine(pyr, h, cfg)
+        h, lens, errors = refine(pyr, h, cfg, lens)
     rms = float(np.sqrt(np.mean(errors**2))) if len(errors) else float("inf")
     scale = px_per_unit(h)
-    return BoardFit(h, project(h, PLAY_CORNERS), rms, rms / scale, len(errors))
+    fit = BoardFit(h, np.zeros((3, 2)), rms, rms / scale, len(errors), lens)
+    return BoardFit(h, fit.to_image(PLAY_CORNERS), rms, rms / scale, len(errors), lens)
