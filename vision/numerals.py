@@ -69,6 +69,8 @@ class NumeralParams:
     ttf_fonts: tuple[str, ...]
     corr_floor: float
     corr_good: float
+    contrast_floor: float
+    contrast_good: float
     gap_scale: float
     cost_cap: float
 
@@ -91,6 +93,8 @@ class NumeralParams:
             ttf_fonts=tuple(str(p) for p in data["ttf_fonts"]),
             corr_floor=float(data["corr_floor"]),
             corr_good=float(data["corr_good"]),
+            contrast_floor=float(data["contrast_floor"]),
+            contrast_good=float(data["contrast_good"]),
             gap_scale=float(data["gap_scale"]),
             cost_cap=float(data["cost_cap"]),
         )
@@ -197,11 +201,14 @@ def ring_kernel(params: NumeralParams) -> F32:
 
 
 def normalise_rows(x: F32) -> tuple[F32, F32]:
-    """Zero-mean, unit-norm rows of (N, P) float32; returns them and each row's std (N,)."""
-    x = x - x.mean(axis=1, keepdims=True)
+    """Zero-mean, unit-norm rows of (N, P) float32; returns them and each row's relative
+    contrast (N,): its std over its mean (brightness invariant)."""
+    mean = x.mean(axis=1, keepdims=True)
+    x = x - mean
     norm = np.sqrt((x * x).sum(axis=1, keepdims=True))
-    std = (norm[:, 0] / math.sqrt(max(x.shape[1], 1))).astype(np.float32)
-    return (x / np.maximum(norm, 1e-6)).astype(np.float32), std
+    std = norm[:, 0] / math.sqrt(max(x.shape[1], 1))
+    contrast = (std / np.maximum(mean[:, 0], 1.0)).astype(np.float32)
+    return (x / np.maximum(norm, 1e-6)).astype(np.float32), contrast
 
 
 @dataclass(frozen=True)
@@ -316,8 +323,8 @@ def read_scores(
 
     ``grey``: (H, W) uint8 canvas; ``centres``: (N, 2) predicted disc centres in its pixels;
     ``up``: (N,) bool cell orientation; ``scale``: normalised px per canvas px.
-    Returns scores (N, 6) float64 in [-1, 1] and the std (N,) of the matched patch (grey
-    levels of the canvas).
+    Returns scores (N, 6) float64 in [-1, 1] and the relative contrast (N,) of the matched
+    patch (std over mean grey).
     """
     rn = params.norm_radius_px
     search = params.search_units / 0.125 * rn  # normalised px (disc radius = 0.125 unit)
@@ -332,7 +339,7 @@ def read_scores(
     windows = disc_windows(grey, centres, scale, half, params.canvas_blur_px)
     n = len(centres)
     scores = np.zeros((n, 6))
-    stds = np.zeros(n)
+    contrasts = np.zeros(n)
     patches: dict[bool, list[F32]] = {True: [], False: []}
     owners: dict[bool, list[int]] = {True: [], False: []}
     for i, win in enumerate(windows):
@@ -347,20 +354,31 @@ def read_scores(
         if not owners[orient]:
             continue
         bank = banks[(orient, blur_index)]
-        unit, std = normalise_rows(np.concatenate(patches[orient]))
+        unit, contrast = normalise_rows(np.concatenate(patches[orient]))
         corr = unit @ bank.vectors.T  # (cells * shifts, 6 * K)
         corr = corr.reshape(len(owners[orient]), n_shift, 6, bank.per_value)
         idx = np.array(owners[orient])
         scores[idx] = corr.max(axis=(1, 3))
-        stds[idx] = std.reshape(len(idx), n_shift).mean(axis=1)
-    return scores, stds
+        contrasts[idx] = contrast.reshape(len(idx), n_shift).mean(axis=1)
+    return scores, contrasts
 
 
-def scores_to_costs(scores: FloatArray, params: NumeralParams) -> FloatArray:
-    """(N, 6) correlations -> (N, 6) costs: 0 for the best value, about 1 for a clear
-    runner-up gap, all scaled down to flat as the best correlation falls to ``corr_floor``."""
+def ramp(x: FloatArray, lo: float, hi: float) -> FloatArray:
+    """0 below ``lo``, 1 above ``hi``, linear between."""
+    return np.clip((x - lo) / (hi - lo), 0.0, 1.0)
+
+
+def scores_to_costs(scores: FloatArray, contrast: FloatArray, params: NumeralParams) -> FloatArray:
+    """(N, 6) correlations and (N,) patch contrasts -> (N, 6) costs.
+
+    0 for the best value and about 1 for a clear runner-up, scaled down to flat as the best
+    correlation falls to ``corr_floor`` or the patch contrast to ``contrast_floor`` (a disc
+    without a numeral, skin, a blank surface).
+    """
     best = scores.max(axis=1, keepdims=True)
-    conf = np.clip((best - params.corr_floor) / (params.corr_good - params.corr_floor), 0.0, 1.0)
+    conf = ramp(best, params.corr_floor, params.corr_good) * ramp(
+        contrast[:, None], params.contrast_floor, params.contrast_good
+    )
     gap = np.minimum((best - scores) / params.gap_scale, params.cost_cap)
     return np.asarray(conf * gap, dtype=np.float64)
 
@@ -381,7 +399,7 @@ class NumeralReader:
     def scores(
         self, canvas_bgr: NDArray[np.uint8], cells: list[int], ppu: int, cfg: ReaderConfig
     ) -> tuple[FloatArray, FloatArray]:
-        """Best correlation (N, 6) per value and patch contrast (N,) for the listed cells."""
+        """Best correlation (N, 6) per value and relative patch contrast (N,) of the cells."""
         canvas = Canvas(ppu)
         centres = canvas.to_canvas(CENTROIDS[np.asarray(cells, dtype=np.int64)])
         scale = self.params.norm_radius_px / (cfg.disc_radius * ppu)
@@ -402,5 +420,5 @@ class NumeralReader:
         """
         if not cells:
             return None
-        scores, _ = self.scores(canvas_bgr, cells, ppu, cfg)
-        return scores_to_costs(scores, self.params)
+        scores, contrast = self.scores(canvas_bgr, cells, ppu, cfg)
+        return scores_to_costs(scores, contrast, self.params)

@@ -1,0 +1,264 @@
+"""The numeral reader on synthetic discs drawn here, and on a bundled still via the reader.
+
+Synthetic tiles are drawn with OpenCV's Hershey fonts at strokes and sizes other than the
+reader's templates: a navy disc with a light halo on coloured sectors, a white digit facing
+one of the cell's three edges, then blur, noise, colour casts, dim light and JPEG.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from engine import SPECTRANGLE36
+from vision.config import default_config
+from vision.model import CENTROIDS, UP, VERTICES, Canvas
+from vision.numerals import DOWN_ANGLES, UP_ANGLES, NumeralReader
+
+CFG = default_config()
+ROOT = Path(__file__).resolve().parents[2]
+STILLS = ROOT / "sample_images" / "stills"
+NAVY_BGR = (125, 70, 50)
+SECTOR_BGR = [(50, 61, 196), (63, 222, 240), (78, 131, 51), (183, 147, 95), (115, 77, 93)]
+FONTS = [(cv2.FONT_HERSHEY_SIMPLEX, 0.21), (cv2.FONT_HERSHEY_DUPLEX, 0.27)]
+
+
+@pytest.fixture(scope="module")
+def reader() -> NumeralReader:
+    return NumeralReader()
+
+
+def digit_mask(value: int, font: int, stroke: float, height: float, up_deg: float) -> NDArray:
+    """(S, S) float32 mask in [0, 1] of a digit ``height`` px tall, its top at ``up_deg``."""
+    big = 8
+    (_, h), _ = cv2.getTextSize(str(value), font, 6.0, 1)
+    img = np.zeros((4 * h, 4 * h), np.uint8)
+    cv2.putText(img, str(value), (h, 3 * h), font, 6.0, 255, max(1, round(stroke * h)))
+    ys, xs = np.nonzero(img)
+    img = img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    k = height * big / img.shape[0]
+    img = cv2.resize(img, (max(1, round(img.shape[1] * k)), round(height * big)))
+    side = int(height * 2) + 4
+    out = np.zeros((side * big, side * big), np.float32)
+    y0, x0 = (out.shape[0] - img.shape[0]) // 2, (out.shape[1] - img.shape[1]) // 2
+    out[y0 : y0 + img.shape[0], x0 : x0 + img.shape[1]] = img / 255.0
+    c = (out.shape[0] - 1) / 2
+    out = cv2.warpAffine(out, cv2.getRotationMatrix2D((c, c), up_deg, 1.0), out.shape[::-1])
+    return cv2.resize(out, (side, side), interpolation=cv2.INTER_AREA)
+
+
+def draw_board(
+    ppu: int,
+    values: dict[int, tuple[int, float]],
+    rng: np.random.Generator,
+    offset: float = 0.0,
+    numeral: bool = True,
+    font_index: int = 0,
+) -> NDArray[np.uint8]:
+    """A canvas (Canvas(ppu)) with tiles on the given cells: {cell: (value, up_deg)}.
+
+    ``offset``: each disc is moved by up to this much (board units) from its cell centroid.
+    """
+    canvas = Canvas(ppu)
+    ss = 4  # supersampling
+    big = np.full((canvas.height * ss, canvas.width * ss, 3), 30, np.uint8)
+    for i, (value, up_deg) in values.items():
+        tri = canvas.to_canvas(VERTICES[i]) * ss
+        colours = rng.choice(len(SECTOR_BGR), 3)
+        c = canvas.to_canvas(CENTROIDS[i]) * ss
+        for e in range(3):
+            wedge = np.array([c, tri[e], tri[(e + 1) % 3]])
+            cv2.fillPoly(big, [np.round(wedge).astype(np.int32)], SECTOR_BGR[colours[e]])
+        shift = rng.uniform(-1, 1, 2) * offset / math.sqrt(2) * ppu * ss
+        centre = c + shift
+        r = CFG.disc_radius * ppu * ss
+        cv2.circle(big, tuple(np.round(centre).astype(int)), round(r * 1.15), (215, 215, 215), -1)
+        cv2.circle(big, tuple(np.round(centre).astype(int)), round(r), NAVY_BGR, -1)
+        if numeral:
+            font, stroke = FONTS[font_index % len(FONTS)]
+            mask = digit_mask(value, font, stroke, 1.2 * r, up_deg)
+            s = mask.shape[0]
+            x0, y0 = round(centre[0] - s / 2), round(centre[1] - s / 2)
+            roi = big[y0 : y0 + s, x0 : x0 + s].astype(np.float32)
+            white = np.array([240.0, 245.0, 245.0])
+            big[y0 : y0 + s, x0 : x0 + s] = (
+                roi * (1 - mask[..., None]) + white * mask[..., None]
+            ).astype(np.uint8)
+    return cv2.resize(big, (canvas.width, canvas.height), interpolation=cv2.INTER_AREA)
+
+
+def degrade(
+    img: NDArray[np.uint8],
+    rng: np.random.Generator,
+    blur: float = 0.0,
+    noise: float = 0.0,
+    gains: tuple[float, float, float] = (1.0, 1.0, 1.0),
+    jpeg: int = 0,
+) -> NDArray[np.uint8]:
+    out = img.astype(np.float32) * np.array(gains, np.float32)
+    if blur > 0:
+        out = cv2.GaussianBlur(out, (0, 0), blur)
+    out = out + rng.normal(0.0, noise, out.shape).astype(np.float32)
+    res = np.clip(out, 0, 255).astype(np.uint8)
+    if jpeg:
+        ok, buf = cv2.imencode(".jpg", res, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
+        assert ok
+        res = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return res
+
+
+def random_tiles(rng: np.random.Generator, n: int = 36) -> dict[int, tuple[int, float]]:
+    cells = rng.choice(36, n, replace=False)
+    out = {}
+    for i in cells:
+        angles = UP_ANGLES if UP[i] else DOWN_ANGLES
+        out[int(i)] = (int(rng.integers(1, 7)), float(angles[rng.integers(3)]))
+    return out
+
+
+def accuracy(reader: NumeralReader, img: NDArray[np.uint8], ppu: int, tiles: dict) -> float:
+    cells = sorted(tiles)
+    costs = reader.costs(img, cells, ppu, CFG)
+    assert costs is not None
+    read = costs.argmin(axis=1) + 1
+    return float(np.mean([read[k] == tiles[c][0] for k, c in enumerate(cells)]))
+
+
+# Every value in every orientation, on clean discs at the top of the ppu range.
+@pytest.mark.parametrize("font_index", [0, 1])
+def test_all_values_all_orientations_clean(reader: NumeralReader, font_index: int) -> None:
+    rng = np.random.default_rng(1)
+    ppu = 72
+    for value in range(1, 7):
+        tiles = {}
+        for i in range(36):
+            angles = UP_ANGLES if UP[i] else DOWN_ANGLES
+            tiles[i] = (value, angles[i % 3])
+        img = draw_board(ppu, tiles, rng, font_index=font_index)
+        assert accuracy(reader, img, ppu, tiles) == 1.0, value
+
+
+@pytest.mark.parametrize(
+    ("ppu", "blur", "noise", "gains", "jpeg", "offset", "minimum"),
+    [
+        (72, 0.8, 4.0, (1.0, 1.0, 1.0), 80, 0.0, 1.0),  # mild camera
+        (72, 0.0, 3.0, (1.0, 1.0, 1.0), 0, 0.09, 0.97),  # disc off the lattice by 0.09
+        (60, 1.2, 6.0, (0.75, 1.0, 1.35), 70, 0.05, 0.94),  # warm cast, blur, JPEG
+        (48, 0.7, 3.0, (0.35, 0.35, 0.35), 0, 0.04, 0.94),  # dim light
+        (48, 1.0, 5.0, (1.0, 1.0, 1.0), 60, 0.04, 0.9),
+        (36, 0.6, 3.0, (1.0, 1.0, 1.0), 0, 0.03, 0.8),  # the digit is about 5 px tall
+    ],
+)
+def test_degraded_discs(
+    reader: NumeralReader,
+    ppu: int,
+    blur: float,
+    noise: float,
+    gains: tuple[float, float, float],
+    jpeg: int,
+    offset: float,
+    minimum: float,
+) -> None:
+    rng = np.random.default_rng(ppu * 7 + int(blur * 10))
+    scores = []
+    for font_index in range(2):
+        tiles = random_tiles(rng)
+        clean = draw_board(ppu, tiles, rng, offset=offset, font_index=font_index)
+        img = degrade(clean, rng, blur, noise, gains, jpeg)
+        scores.append(accuracy(reader, img, ppu, tiles))
+    assert np.mean(scores) >= minimum, scores
+
+
+def test_greyscale_photo(reader: NumeralReader) -> None:
+    rng = np.random.default_rng(5)
+    tiles = random_tiles(rng)
+    img = degrade(draw_board(64, tiles, rng), rng, 0.8, 3.0)
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert accuracy(reader, grey, 64, tiles) >= 0.97
+
+
+def test_clear_reading_has_a_gap_of_about_one(reader: NumeralReader) -> None:
+    rng = np.random.default_rng(2)
+    tiles = random_tiles(rng)
+    img = degrade(draw_board(72, tiles, rng), rng, 0.7, 3.0)
+    costs = reader.costs(img, sorted(tiles), 72, CFG)
+    assert costs is not None
+    gaps = np.sort(costs, axis=1)[:, 1]
+    assert 0.6 <= float(np.median(gaps)) <= 2.5
+
+
+def test_no_numeral_and_skin_give_flat_costs(reader: NumeralReader) -> None:
+    rng = np.random.default_rng(3)
+    tiles = random_tiles(rng, 12)
+    blank = degrade(draw_board(64, tiles, rng, numeral=False), rng, 0.8, 4.0)
+    costs = reader.costs(blank, sorted(tiles), 64, CFG)
+    assert costs is not None
+    assert float((costs.max(axis=1) - costs.min(axis=1)).max()) < 0.3
+    # A hand over the board: skin with soft shading and noise.
+    canvas = Canvas(64)
+    yy, xx = np.mgrid[: canvas.height, : canvas.width]
+    shade = 0.8 + 0.2 * np.sin(xx / 23.0) * np.cos(yy / 31.0)
+    skin = np.array([120.0, 150.0, 205.0]) * shade[..., None]
+    skin_img = degrade(np.clip(skin, 0, 255).astype(np.uint8), rng, 1.0, 5.0, jpeg=75)
+    costs = reader.costs(skin_img, list(range(36)), 64, CFG)
+    assert costs is not None
+    assert float((costs.max(axis=1) - costs.min(axis=1)).max()) < 0.3
+
+
+def test_shapes_and_types(reader: NumeralReader) -> None:
+    rng = np.random.default_rng(4)
+    tiles = random_tiles(rng, 5)
+    img = draw_board(50, tiles, rng)
+    costs = reader.costs(img, sorted(tiles), 50, CFG)
+    assert costs is not None
+    assert costs.shape == (5, 6)
+    assert costs.dtype == np.float64
+    assert np.isfinite(costs).all()
+    assert (costs >= 0).all()
+    assert np.allclose(costs.min(axis=1), 0.0)
+    assert reader.costs(img, [], 50, CFG) is None
+    # Cells at the canvas border (a cut-off board) still give finite rows.
+    edge = reader.costs(img[:, : img.shape[1] // 3].copy(), [0, 25, 35], 50, CFG)
+    assert edge is not None and np.isfinite(edge).all()
+
+
+def test_bundled_still_through_the_reader(reader: NumeralReader) -> None:
+    """Still 02 (26 visible tiles, the board about 57 px per tile): through ``BoardReader().read``,
+    at least 80% of the visible tiles' numerals are read right.
+
+    80% and not 100%: the reader's lattice is still off by up to ~0.1 tile on parts of some
+    images, and a few discs are partly covered or blurred; on this still the numeral reader
+    gets about 95% (bench/bench_numerals.py gives the set-wide figures).
+    """
+    from vision.read import BoardReader, load_image
+
+    truth = json.loads((STILLS / "02.json").read_text())
+    frame = load_image(str(STILLS / "02.jpg"))
+    reading = BoardReader().read(frame)
+    assert reading.found and reading.canvas_bgr is not None
+    ours = np.array(reading.to_json()["board"]["corners"])
+    true_c = np.array(truth["corners"])
+    best = min(range(3), key=lambda k: np.abs(np.roll(true_c, -k, axis=0) - ours).sum())
+    to_truth = list(range(36))
+    for _ in range(best):
+        to_truth = [SPECTRANGLE36.geometry.rotation[i] for i in to_truth]
+    hidden = set(truth.get("covered", [])) | set(truth.get("outside", []))
+    cells, values = [], []
+    for j in range(36):
+        t = truth["cells"][to_truth[j]]
+        if t["state"] == "tile" and to_truth[j] not in hidden:
+            cells.append(j)
+            values.append(t["value"])
+    h, w = reading.canvas_bgr.shape[:2]
+    ppu = next(p for p in range(20, 200) if (Canvas(p).width, Canvas(p).height) == (w, h))
+    costs = reader.costs(reading.canvas_bgr, cells, ppu, CFG)
+    assert costs is not None
+    right = np.mean(costs.argmin(axis=1) + 1 == np.array(values))
+    assert len(cells) >= 15
+    assert right >= 0.8, right
