@@ -35,6 +35,8 @@ class ReaderConfig:
     align_min_score: float
     align_min_cells: int
     ransac_threshold: float
+    min_cells_for_perspective: int
+    max_perspective_ratio: float
     contrast_floor: float
     contrast_span: float
     max_lens_k: float

@@ -37,9 +37,9 @@ class Outline:
         return f"Outline([{pts}], fill={self.fill:.2f}, cut_off={self.cut_off})"
 
 
-def relative_value(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> tuple[
-    NDArray[np.float32], NDArray[np.float32]
-]:
+def relative_value(
+    frame_bgr: NDArray[np.uint8], cfg: ReaderConfig
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """Value and chroma relative to the local white reference, float32 (H, W) each.
 
     The reference is the brightest things nearby, smoothed, so uneven light and colour
@@ -116,7 +116,12 @@ def _support(corners: FloatArray, pts: FloatArray, shape: tuple[int, int], tol: 
         n = np.array([-u[1], u[0]])
         ts = np.linspace(0.15, 0.85, 36)
         samples = a + np.outer(ts * length, u)
-        inside = (samples[:, 0] > 2) & (samples[:, 0] < w - 3) & (samples[:, 1] > 2) & (samples[:, 1] < h - 3)
+        inside = (
+            (samples[:, 0] > 2)
+            & (samples[:, 0] < w - 3)
+            & (samples[:, 1] > 2)
+            & (samples[:, 1] < h - 3)
+        )
         if not inside.any():
             continue
         rel = pts - a
@@ -155,7 +160,9 @@ def _hough_triangles(pts: FloatArray, shape: tuple[int, int], side_hint: float) 
                 if min(gaps) < math.radians(30):
                     continue
                 try:
-                    corners = np.array([_meet(trio[a], trio[b]) for a, b in ((0, 1), (1, 2), (2, 0))])
+                    corners = np.array(
+                        [_meet(trio[a], trio[b]) for a, b in ((0, 1), (1, 2), (2, 0))]
+                    )
                 except BoardNotFoundError:
                     continue
                 out.append(corners)
@@ -193,7 +200,9 @@ def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
     """
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, cfg.locate_long_side_px / max(h, w))
-    small = cv2.resize(frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(
+        frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
+    )
     sh, sw = small.shape[:2]
     k = max(3, int(0.012 * max(sh, sw)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -212,7 +221,9 @@ def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
             if area < min_area:
                 continue
             pts = contour.reshape(-1, 2).astype(np.float64)
-            border = (pts[:, 0] <= 1) | (pts[:, 1] <= 1) | (pts[:, 0] >= sw - 2) | (pts[:, 1] >= sh - 2)
+            border = (
+                (pts[:, 0] <= 1) | (pts[:, 1] <= 1) | (pts[:, 0] >= sw - 2) | (pts[:, 1] >= sh - 2)
+            )
             inner = pts[~border]
             if len(inner) < 30:
                 continue

@@ -135,7 +135,9 @@ def warp_to_canvas(
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=border,
         )
-    us, vs = np.meshgrid(np.arange(canvas.width, dtype=np.float64), np.arange(canvas.height, dtype=np.float64))
+    us, vs = np.meshgrid(
+        np.arange(canvas.width, dtype=np.float64), np.arange(canvas.height, dtype=np.float64)
+    )
     grid = np.stack([us.ravel(), vs.ravel()], axis=1)
     pts = lens.distort(project(image_from_canvas, grid)).astype(np.float32)
     mx = pts[:, 0].reshape(canvas.height, canvas.width)
@@ -451,6 +453,38 @@ def _fit_with_lens(
     return best_h / best_h[2, 2], out_lens, keep, errors
 
 
+def plausible(homography: FloatArray, cfg: ReaderConfig) -> bool:
+    """A homography a real camera could give: board in front, not folded, modest perspective."""
+    corners = outer_corners(cfg.band_width)
+    w = np.hstack([corners, np.ones((3, 1))]) @ homography[2]
+    if np.any(w <= 0):
+        return False
+    if w.max() / w.min() > cfg.max_perspective_ratio:
+        return False
+    img = project(homography, corners)
+    cross = (img[1, 0] - img[0, 0]) * (img[2, 1] - img[0, 1]) - (img[1, 1] - img[0, 1]) * (
+        img[2, 0] - img[0, 0]
+    )
+    return bool(cross > 0)
+
+
+def _affine_update(
+    current: FloatArray, board_pts: FloatArray, image_pts: FloatArray, lens: Lens, thresh: float
+) -> tuple[FloatArray, NDArray[np.bool_], FloatArray]:
+    """Correct ``current`` by an affine map of the image only (its perspective stays)."""
+    predicted = project(current, board_pts)
+    target = lens.undistort(image_pts)
+    affine, inliers = cv2.estimateAffine2D(
+        predicted, target, method=cv2.RANSAC, ransacReprojThreshold=thresh
+    )
+    if affine is None:
+        raise BoardNotFoundError("no map fits the lattice")
+    new = np.vstack([affine, [0.0, 0.0, 1.0]]) @ current
+    keep = inliers.ravel().astype(bool)
+    errors = np.linalg.norm(lens.distort(project(new, board_pts[keep])) - image_pts[keep], axis=1)
+    return new / new[2, 2], keep, errors
+
+
 def refine(
     pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig, lens: Lens
 ) -> tuple[FloatArray, Lens, FloatArray]:
@@ -461,15 +495,28 @@ def refine(
         value, valid, canvas = _sample(pyr, current, rnd.ppu, lens)
         idx, off, _ = _match_offsets(value, valid, canvas, rnd.search, cfg)
         if len(idx) < cfg.align_min_cells:
-            raise BoardNotFoundError(f"only {len(idx)} cells of the lattice could be matched", len(idx))
+            raise BoardNotFoundError(
+                f"only {len(idx)} cells of the lattice could be matched", len(idx)
+            )
         board_pts = CENTROIDS[idx]
         image_pts = lens.distort(project(current, board_pts + off))
         thresh = cfg.ransac_threshold * px_per_unit(current)
-        current, lens, keep, errors = _fit_with_lens(
+        new, new_lens, keep, new_errors = _fit_with_lens(
             board_pts, image_pts, lens, thresh, cfg.max_lens_k
         )
-        log.debug("round ppu=%d: %d matched, %d inliers, rms %.2f px, k %.3f", rnd.ppu,
-                  len(idx), int(keep.sum()), float(np.sqrt(np.mean(errors**2))), lens.k)
+        if len(idx) < cfg.min_cells_for_perspective or not plausible(new, cfg):
+            # Too few points to pin the perspective down: keep it, correct the rest.
+            new, keep, new_errors = _affine_update(current, board_pts, image_pts, lens, thresh)
+            new_lens = lens
+        current, lens, errors = new, new_lens, new_errors
+        log.debug(
+            "round ppu=%d: %d matched, %d inliers, rms %.2f px, k %.3f",
+            rnd.ppu,
+            len(idx),
+            int(keep.sum()),
+            float(np.sqrt(np.mean(errors**2))),
+            lens.k,
+        )
     return current, lens, errors
 
 
