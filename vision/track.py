@@ -41,7 +41,7 @@ from engine.game import Game, Outcome, Place
 from vision.errors import VisionError
 from vision.model import CENTRE, PLAY_CORNERS, VERTICES, Canvas, FloatArray, outer_corners, project
 from vision.read import EMPTY, TILE, UNKNOWN, BoardReading, CellReading, check_frame
-from vision.rectify import BoardFit, px_per_unit
+from vision.rectify import BoardFit
 
 log = logging.getLogger(__name__)
 
@@ -331,13 +331,22 @@ class Reader(Protocol):
     def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading: ...
 
 
-Grey = NDArray[np.float32]
+@dataclass(frozen=True)
+class View:
+    """One frame seen through a :class:`ChangeMeter`: the used canvas pixels (N, 3) and
+    the mean colour of each region (37, 3)."""
+
+    pixels: NDArray[np.float32] = field(repr=False)
+    means: FloatArray = field(repr=False)
 
 
 class ChangeMeter:
-    """A small grey rectified canvas of the board for one fit, and per-region differences.
+    """A small rectified canvas of the board for one fit, and per-region differences.
 
     Regions: the 36 cells (shrunk away from the ridges) and the border band (index 36).
+    The frame is warped straight onto the canvas (a fixed set of sample points, so
+    sampling noise does not change between frames), then lightly blurred; colour is kept
+    so that a red tile swapped for a green one of the same lightness is still a change.
     """
 
     def __init__(self, fit: BoardFit, frame_shape: tuple[int, ...], cfg: TrackerConfig) -> None:
@@ -346,21 +355,16 @@ class ChangeMeter:
         canvas = Canvas(cfg.canvas_ppu)
         self.canvas = canvas
         image_from_canvas = fit.homography @ canvas.board_from_canvas
-        # Crop the frame to the canvas's footprint, shrink it with area averaging so the
-        # warp does not alias, then warp.
         cw, ch = canvas.width, canvas.height
         box = project(image_from_canvas, np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], float))
-        x0 = int(np.clip(math.floor(box[:, 0].min()), 0, w_img - 1))
-        x1 = int(np.clip(math.ceil(box[:, 0].max()) + 1, x0 + 1, w_img))
-        y0 = int(np.clip(math.floor(box[:, 1].min()), 0, h_img - 1))
-        y1 = int(np.clip(math.ceil(box[:, 1].max()) + 1, y0 + 1, h_img))
+        x0 = int(np.clip(math.floor(box[:, 0].min()) - 2, 0, w_img - 1))
+        x1 = int(np.clip(math.ceil(box[:, 0].max()) + 2, x0 + 1, w_img))
+        y0 = int(np.clip(math.floor(box[:, 1].min()) - 2, 0, h_img - 1))
+        y1 = int(np.clip(math.ceil(box[:, 1].max()) + 2, y0 + 1, h_img))
         self.crop = (slice(y0, y1), slice(x0, x1))
-        factor = max(1, int(px_per_unit(fit.homography) // (1.5 * cfg.canvas_ppu)))
-        self.small_size = (max(1, (x1 - x0) // factor), max(1, (y1 - y0) // factor))
-        sx, sy = self.small_size[0] / (x1 - x0), self.small_size[1] / (y1 - y0)
-        to_small = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1.0]])
-        self.small_from_canvas = to_small @ image_from_canvas
-        self.factor = factor
+        self.crop_size = (x1 - x0, y1 - y0)
+        shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+        self.crop_from_canvas = shift @ image_from_canvas
         # Region labels, minus what lies outside the frame.
         labels = np.full((ch, cw), -1, np.int32)
         band = np.zeros((ch, cw), np.uint8)
@@ -377,13 +381,14 @@ class ChangeMeter:
             mask = np.zeros((ch, cw), np.uint8)
             cv2.fillPoly(mask, [np.round(canvas.to_canvas(shrunk)).astype(np.int32)], 1)
             labels[mask > 0] = i
-        inside = self._warp(np.full((self.small_size[1], self.small_size[0]), 255, np.uint8))
+        inside = self._warp(np.full((self.crop_size[1], self.crop_size[0]), 255, np.uint8))
         labels[inside < 255] = -1
         self.labels = labels
-        self.flat = labels.ravel()
-        self.used = self.flat >= 0
-        self.flat_used = self.flat[self.used]
-        self.counts = np.bincount(self.flat_used, minlength=N_CELLS + 1).astype(np.float64)
+        flat = labels.ravel()
+        self.index = np.flatnonzero(flat >= 0)
+        self.region = flat[self.index]
+        self.counts = np.bincount(self.region, minlength=N_CELLS + 1).astype(np.float64)
+        self.scale = 1.0 / np.maximum(self.counts, 1.0)
         # A cell is visible when all of it projects into the frame.
         corners = project(fit.homography, VERTICES.reshape(-1, 2)).reshape(N_CELLS, 3, 2)
         self.visible = tuple(
@@ -396,48 +401,43 @@ class ChangeMeter:
             for i in range(N_CELLS)
         )
 
-    def _warp(self, small: NDArray[Any]) -> NDArray[Any]:
+    def _warp(self, image: NDArray[Any]) -> NDArray[Any]:
         return cv2.warpPerspective(  # type: ignore[no-any-return]
-            small,
-            self.small_from_canvas,
+            image,
+            self.crop_from_canvas,
             (self.canvas.width, self.canvas.height),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=0,
         )
 
-    def grey(self, frame_bgr: NDArray[np.uint8]) -> Grey:
-        """The small rectified canvas of a frame (float32, three channels: a red tile
-        swapped for a green one of the same lightness is still a change)."""
-        crop = frame_bgr[self.crop]
-        if self.factor > 1:
-            crop = cv2.resize(crop, self.small_size, interpolation=cv2.INTER_AREA)
-        out = self._warp(crop).astype(np.float32)
+    def view(self, frame_bgr: NDArray[np.uint8]) -> View:
+        """The frame on the small canvas, and its region means."""
+        out = self._warp(frame_bgr[self.crop])
         k = self.cfg.blur_px
-        return cv2.blur(out, (k, k)) if k > 1 else out  # type: ignore[no-any-return]
+        if k > 1:
+            out = cv2.blur(out, (k, k))
+        pixels = out.reshape(-1, 3)[self.index].astype(np.float32)
+        means = np.stack(
+            [np.bincount(self.region, pixels[:, c], N_CELLS + 1) for c in range(3)], axis=1
+        )
+        return View(pixels, means * self.scale[:, None])
 
-    def _gain(self, av: NDArray[np.float32], bv: NDArray[np.float32]) -> FloatArray:
+    def gain(self, a: View, b: View) -> FloatArray:
         """Per-channel gain from ``a`` to ``b``: the median over regions of the ratio of
-        their means, so that one region that really changed does not sway it."""
-        ratios = []
-        for c in range(av.shape[1]):
-            sa = np.bincount(self.flat_used, weights=av[:, c], minlength=N_CELLS + 1)
-            sb = np.bincount(self.flat_used, weights=bv[:, c], minlength=N_CELLS + 1)
-            ok = (self.counts > 0) & (sa > self.counts * 8.0)
-            ratios.append(float(np.median(sb[ok] / sa[ok])) if ok.any() else 1.0)
-        return np.array(ratios)
+        their means, so that a few regions that really changed do not sway it."""
+        ok = (self.counts > 0) & (a.means.min(axis=1) > 8.0)
+        if not ok.any():
+            return np.ones(3)
+        gain = np.median(b.means[ok] / a.means[ok], axis=0)
+        return gain if ((gain > 0.5) & (gain < 2.0)).all() else np.ones(3)  # type: ignore[no-any-return]
 
-    def diff(self, a: Grey, b: Grey, normalise: bool = False) -> FloatArray:
-        """Mean over each region (36 cells, then the band) of the largest channel difference."""
-        av = a.reshape(-1, a.shape[-1])[self.used]
-        bv = b.reshape(-1, b.shape[-1])[self.used]
-        if normalise:  # a uniform change of light is not a change of the scene
-            gain = self._gain(av, bv)
-            if (gain > 0.5).all() and (gain < 2.0).all():
-                av = av * gain
-        d = np.abs(av - bv).max(axis=1)
-        sums = np.bincount(self.flat_used, weights=d, minlength=N_CELLS + 1)
-        return sums / np.maximum(self.counts, 1.0)  # type: ignore[no-any-return]
+    def diff(self, a: View, b: View, normalise: bool = False) -> FloatArray:
+        """Mean over each region (36 cells, then the band) of the largest channel difference;
+        with ``normalise``, a uniform change of light is taken out first."""
+        av = a.pixels * self.gain(a, b).astype(np.float32) if normalise else a.pixels
+        d = np.abs(av - b.pixels).max(axis=1)
+        return np.bincount(self.region, d, N_CELLS + 1) * self.scale  # type: ignore[no-any-return]
 
 
 # ----------------------------------------------------------------------------- the tracker
@@ -456,7 +456,7 @@ class _Pending:
 class _Still:
     """The frames of the current still run, with their readings once read."""
 
-    frames: list[tuple[str, NDArray[np.uint8], Grey]] = field(default_factory=list)
+    frames: list[tuple[str, NDArray[np.uint8], View]] = field(default_factory=list)
     readings: dict[str, BoardReading] = field(default_factory=dict)
     count: int = 0  # frames in the run (``frames`` keeps only the last few)
     last_read_at: int = 0
@@ -499,8 +499,8 @@ class Tracker:
         # Memory.
         self.fit: BoardFit | None = None
         self.meter: ChangeMeter | None = None
-        self.reference: Grey | None = None  # the canvas of the last decided scene
-        self.previous: Grey | None = None
+        self.reference: View | None = None  # the canvas of the last decided scene
+        self.previous: View | None = None
         self.physical: dict[int, Placement] = {}  # what lies on the board (incl. pending)
         self.illegal: dict[int, tuple[Placement, int]] = {}  # illegal tiles not yet taken back
         self.pending: dict[int, _Pending] = {}
@@ -517,7 +517,7 @@ class Tracker:
         frame_bgr = check_frame(frame_bgr)
         if self.fit is None or self.meter is None:
             return self._try_locate(name, frame_bgr)
-        grey = self.meter.grey(frame_bgr)
+        grey = self.meter.view(frame_bgr)
         previous, self.previous = self.previous, grey
         motion = self.meter.diff(grey, previous) if previous is not None else None
         moving = motion is None or float(motion.max()) >= self.cfg.motion_threshold
@@ -558,7 +558,7 @@ class Tracker:
     def _set_fit(self, name: str, fit: BoardFit, frame_bgr: NDArray[np.uint8]) -> None:
         self.fit = fit
         self.meter = ChangeMeter(fit, frame_bgr.shape, self.cfg)
-        grey = self.meter.grey(frame_bgr)
+        grey = self.meter.view(frame_bgr)
         self.previous = grey
         self.reference = None
         self._still = _Still(frames=[(name, frame_bgr, grey)], count=1)
@@ -594,7 +594,7 @@ class Tracker:
         if still.blocked_since is None:
             still.blocked_since = self.stats.frames
 
-    def _accept_scene(self, grey: Grey) -> None:
+    def _accept_scene(self, grey: View) -> None:
         self.reference = grey
         self._still = _Still()
         self.stats.decisions += 1
@@ -603,7 +603,7 @@ class Tracker:
         self,
         name: str,
         frame_bgr: NDArray[np.uint8],
-        grey: Grey,
+        grey: View,
         readings: list[BoardReading],
         still: _Still,
         relocated: bool = False,
@@ -712,7 +712,7 @@ class Tracker:
     def _blocked(
         self,
         name: str,
-        grey: Grey,
+        grey: View,
         still: _Still,
         new: tuple[int, ...],
         gone: tuple[int, ...],
@@ -769,7 +769,7 @@ class Tracker:
         log.info("%s: board moved by %.0f px; located again", name, shift)
         self._set_fit(name, new_fit, frame_bgr)
         assert self.meter is not None
-        grey = self.meter.grey(frame_bgr)
+        grey = self.meter.view(frame_bgr)
         events: list[Event] = [Located(name, _corners(new_fit), moved=True)]
         self.reference = None
         events.extend(self._decide(name, frame_bgr, grey, [reading], _Still(), relocated=True))
