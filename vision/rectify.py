@@ -86,7 +86,7 @@ class Lens:
         c = np.asarray(self.centre)
         target = (pts - c) / self.norm
         u = target.copy()
-        for _ in range(8):
+        for _ in range(20):
             r2 = (u**2).sum(axis=-1, keepdims=True)
             u = target / (1.0 + self.k * r2)
         return c + u * self.norm

@@ -1,0 +1,244 @@
+"""``spectrangle read`` and the board reader: interface, bad input, invariances."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from engine import SPECTRANGLE36, Board, Placement
+from spectrangle.cli import main
+from vision.config import default_config
+from vision.errors import UnreadableImageError
+from vision.model import PLAY_CORNERS, canonical_order
+from vision.read import BoardReader, BoardReading, check_frame, load_image
+from vision.rectify import Lens, homography_from_corners, plausible
+
+ROOT = Path(__file__).resolve().parents[2]
+STILLS = ROOT / "sample_images" / "stills"
+GEO = SPECTRANGLE36.geometry
+
+
+@cache
+def reader() -> BoardReader:
+    return BoardReader()
+
+
+@cache
+def reading_of(name: str) -> BoardReading:
+    return reader().read(load_image(str(STILLS / f"{name}.jpg")))
+
+
+def truth_of(name: str) -> dict[str, Any]:
+    return json.loads((STILLS / f"{name}.json").read_text())
+
+
+def turned(board: Board, times: int) -> Board:
+    for _ in range(times):
+        board = board.rotated()
+    return board
+
+
+def same_board_up_to_turn(a: Board, b: Board) -> bool:
+    return any(turned(a, k) == b for k in range(3))
+
+
+def truth_board(name: str) -> Board:
+    return Board.from_notation(truth_of(name)["board"], GEO)
+
+
+def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", str(STILLS / "00.jpg"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["board"]["found"] is True
+    corners = out["board"]["corners"]
+    assert len(corners) == 3 and all(len(c) == 2 for c in corners)
+    assert [c["index"] for c in out["cells"]] == list(range(36))
+    colours = {"red", "green", "blue", "yellow", "purple", "white"}
+    for cell in out["cells"]:
+        assert cell["state"] in {"empty", "tile", "unknown"}
+        if cell["state"] == "tile":
+            assert set(cell["edges"]) == {"left", "right", "base"}
+            assert set(cell["edges"].values()) <= colours
+            assert 1 <= cell["value"] <= 6
+            assert 0.0 <= cell["confidence"] <= 1.0
+
+
+def test_clean_still_reads_exactly() -> None:
+    """A still without hands, blur or cut-off: every cell as the truth says."""
+    reading = reading_of("00")
+    assert reading.found
+    assert all(c.state != "unknown" for c in reading.cells)
+    assert same_board_up_to_turn(reading.board(), truth_board("00"))
+
+
+def test_corners_land_on_the_board_corners() -> None:
+    reading = reading_of("00")
+    assert reading.fit is not None
+    truth = np.array(truth_of("00")["corners"])
+    side = np.linalg.norm(truth[0] - truth[1]) / 6
+    err = min(
+        np.linalg.norm(np.roll(truth, -k, axis=0) - reading.fit.corners, axis=1).max()
+        for k in range(3)
+    )
+    assert err < 0.12 * side
+
+
+def test_a_colour_cast_and_dimmer_light_change_nothing() -> None:
+    frame = load_image(str(STILLS / "00.jpg"))
+    gains = np.array([1.25, 0.95, 0.62])  # B, G, R: a cold cast, and darker
+    cast = np.clip(frame.astype(np.float64) * gains * 0.8, 0, 255).astype(np.uint8)
+    a, b = reading_of("00"), reader().read(cast)
+    assert b.found
+    assert same_board_up_to_turn(b.board(), a.board())
+
+
+def test_upside_down_photo_reads_the_same_board() -> None:
+    frame = load_image(str(STILLS / "00.jpg"))
+    flipped = cv2.rotate(frame, cv2.ROTATE_180)
+    reading = reader().read(flipped)
+    assert reading.found
+    assert same_board_up_to_turn(reading.board(), reading_of("00").board())
+
+
+def test_cut_off_board_reports_corners_outside_and_unknown_cells() -> None:
+    frame = load_image(str(STILLS / "00.jpg"))
+    truth = np.array(truth_of("00")["corners"])
+    # Cut the frame just inside the lowest corner of the playing triangle.
+    low = truth[np.argmax(truth[:, 1])]
+    cut = frame[: int(low[1]) - 25].copy()
+    reading = reader().read(cut)
+    assert reading.found and reading.fit is not None
+    h = cut.shape[0]
+    assert (reading.fit.corners[:, 1] > h).any()
+    states = [c.state for c in reading.cells]
+    assert "unknown" in states
+    assert sum(s == "tile" for s in states) >= 8
+    # Whatever it reads as a tile is right.
+    truth_b = truth_board("00")
+    for k in range(3):
+        t = turned(truth_b, k)
+        if all(p == t[p.index] for p in reading.board().placements):
+            break
+    else:
+        pytest.fail("tiles read on the cut-off frame disagree with the truth")
+
+
+def test_no_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = np.random.default_rng(1)
+    blank = np.full((480, 640, 3), 180, np.uint8)
+    noise = rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    for i, img in enumerate([blank, noise]):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), img)
+    assert main(["read", str(tmp_path / "0.png"), str(tmp_path / "1.png"), "--json"]) == 3
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        doc = json.loads(line)
+        assert doc["board"]["found"] is False
+        assert doc["board"]["reason"]
+        assert doc["cells"] == []
+
+
+def test_unreadable_file_exit_2_and_others_still_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"\xff\xd8 not really a jpeg")
+    status = main(["read", str(bad), str(STILLS / "03.jpg"), "--json"])
+    assert status == 2
+    captured = capsys.readouterr()
+    assert len(captured.err.strip().splitlines()) == 1
+    assert "broken.jpg" in captured.err
+    docs = [json.loads(line) for line in captured.out.strip().splitlines()]
+    assert len(docs) == 1 and docs[0]["board"]["found"] is True
+
+
+def test_text_output_and_overlay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "overlay.png"
+    assert main(["read", str(STILLS / "00.jpg"), "--overlay", str(out)]) == 0
+    text = capsys.readouterr().out
+    rows = [line for line in text.splitlines() if line.strip() and not line.startswith("(")]
+    assert len(rows) >= 6
+    drawn = cv2.imread(str(out))
+    assert drawn is not None
+    assert drawn.shape == load_image(str(STILLS / "00.jpg")).shape
+
+
+def test_command_as_a_process() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "spectrangle.cli", "read", str(STILLS / "03.jpg"), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["board"]["found"] is True
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        np.zeros((100, 100, 3), np.float32),
+        np.zeros((20, 20, 3), np.uint8),
+        "image",
+        np.zeros((100, 100, 5), np.uint8),
+    ],
+    ids=["float", "tiny", "not-an-array", "five-channels"],
+)
+def test_bad_frames_are_refused(frame: Any) -> None:
+    with pytest.raises(UnreadableImageError):
+        check_frame(frame)
+
+
+def test_missing_file() -> None:
+    with pytest.raises(UnreadableImageError, match="no such file"):
+        load_image("/nonexistent/photo.jpg")
+
+
+def test_canonical_order_is_invariant_to_input_order() -> None:
+    pts = np.array([[100.0, 20.0], [180.0, 160.0], [20.0, 150.0]])
+    for perm in ([0, 1, 2], [1, 2, 0], [2, 1, 0]):
+        out = canonical_order(pts[perm])
+        assert out[0].tolist() == [100.0, 20.0]
+        assert out[1].tolist() == [180.0, 160.0]
+
+
+def test_lens_round_trip() -> None:
+    lens = Lens(-0.12, (640.0, 360.0), 734.0)
+    pts = np.random.default_rng(3).uniform(0, 1280, (50, 2))
+    assert np.allclose(lens.undistort(lens.distort(pts)), pts, atol=1e-3)
+
+
+def test_homography_from_corners_keeps_corners_and_plausibility() -> None:
+    cfg = default_config()
+    img = np.array([[400.0, 50.0], [700.0, 600.0], [100.0, 580.0]])
+    from vision.model import outer_corners
+
+    for g in [(0.0, 0.0), (0.05, -0.03), (-0.08, 0.02)]:
+        h = homography_from_corners(img, outer_corners(cfg.band_width), g)
+        from vision.model import project
+
+        assert np.allclose(project(h, outer_corners(cfg.band_width)), img, atol=1e-6)
+        assert plausible(h, cfg)
+    folded = homography_from_corners(img[[0, 2, 1]], outer_corners(cfg.band_width), (0.0, 0.0))
+    assert not plausible(folded, cfg)
+    assert PLAY_CORNERS.shape == (3, 2)
+
+
+def test_placements_of_a_reading_are_engine_placements() -> None:
+    for cell in reading_of("00").cells:
+        p = cell.placement
+        if cell.state == "tile":
+            assert isinstance(p, Placement)
+            assert SPECTRANGLE36.has_tile(p.tile)
+        else:
+            assert p is None
