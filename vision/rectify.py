@@ -84,12 +84,13 @@ class Lens:
         if self.k == 0.0:
             return pts
         c = np.asarray(self.centre)
-        target = (pts - c) / self.norm
-        u = target.copy()
-        for _ in range(20):
-            r2 = (u**2).sum(axis=-1, keepdims=True)
-            u = target / (1.0 + self.k * r2)
-        return c + u * self.norm
+        d = (pts - c) / self.norm
+        t = np.linalg.norm(d, axis=-1, keepdims=True)
+        r = t.copy()
+        for _ in range(12):  # Newton on r + k r^3 = t
+            r = r - (r + self.k * r**3 - t) / np.maximum(1.0 + 3.0 * self.k * r**2, 1e-3)
+        ratio = np.where(t > 1e-12, r / np.maximum(t, 1e-12), 1.0)
+        return c + d * ratio * self.norm
 
 
 @dataclass(frozen=True)

@@ -212,8 +212,9 @@ def test_canonical_order_is_invariant_to_input_order() -> None:
         assert out[1].tolist() == [180.0, 160.0]
 
 
-def test_lens_round_trip() -> None:
-    lens = Lens(-0.12, (640.0, 360.0), 734.0)
+@pytest.mark.parametrize("k", [-0.3, -0.12, 0.0, 0.1])
+def test_lens_round_trip(k: float) -> None:
+    lens = Lens(k, (640.0, 360.0), 734.0)
     pts = np.random.default_rng(3).uniform(0, 1, (200, 2)) * [1280, 720]  # the frame
     assert np.allclose(lens.undistort(lens.distort(pts)), pts, atol=1e-3)
 
