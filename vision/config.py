@@ -51,6 +51,9 @@ class ReaderConfig:
     sector_distance: float
     sector_radius: float
     colour_reject_distance: float
+    disc_min_contrast: float
+    disc_navy_weight: float
+    tile_doubt_limit: float
     colour_chroma_weight: float
     colour_lightness_weight: float
     numeral_weight: float

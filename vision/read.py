@@ -191,7 +191,7 @@ class BoardReader:
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
 
     def read_cells(
-        self, frame_bgr: NDArray[np.uint8], fit: BoardFit
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, debug: dict[str, Any] | None = None
     ) -> tuple[tuple[CellReading, ...], NDArray[np.uint8]]:
         cfg = self.config
         scale = px_per_unit(fit.homography)
@@ -263,12 +263,20 @@ class BoardReader:
                 sector_costs[k, :, j] = colour_distance(
                     lab, self.prototypes[c], cfg.colour_lightness_weight
                 )
-            structure_ok.append(self._has_disc(disc_lin[k], sec, black, white, span))
+            structure_ok.append(self._disc(disc_lin[k], black, white))
         numeral_costs = self.numerals.costs(canvas_bgr, candidates, ppu, cfg)
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
+        if debug is not None:
+            debug["candidates"] = candidates
+            debug["costs"] = [g.cost for g in guesses]
+            debug["disc"] = structure_ok
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
-            if not structure_ok[k]:
-                readings[i] = CellReading(i, UNKNOWN, note="no tile disc at the centre (covered?)")
+            contrast, navy = structure_ok[k]
+            doubt = guess.cost + cfg.disc_navy_weight * navy
+            if contrast < cfg.disc_min_contrast or doubt > cfg.tile_doubt_limit:
+                readings[i] = CellReading(
+                    i, UNKNOWN, note="does not look like a tile: no clear disc or colours (covered?)"
+                )
                 continue
             if guess.cost > cfg.colour_reject_distance:
                 readings[i] = CellReading(i, UNKNOWN, note="colours unlike any tile (covered?)")
@@ -330,18 +338,17 @@ class BoardReader:
             gains = np.clip(new, 0.6, 1.6)
         return gains
 
-    def _has_disc(
-        self,
-        disc: FloatArray,
-        sectors: FloatArray,
-        black: FloatArray,
-        white: FloatArray,
-        span: float,
-    ) -> bool:
-        """A tile shows a dark disc with a bright numeral at its centre."""
+    def _disc(self, disc: FloatArray, black: FloatArray, white: FloatArray) -> tuple[float, float]:
+        """A tile's centre: a navy disc with a white numeral. Returns (contrast, navy distance).
+
+        Contrast is the spread of the disc zone's brightness relative to black-to-white;
+        the navy distance is the Lab distance of its darker part to the navy prototype.
+        """
         if len(disc) < 6:
-            return True
+            return 1.0, 0.0
         v = disc.max(axis=1)
         lo, hi = np.percentile(v, 15), np.percentile(v, 92)
-        contrast = (hi - lo) / max(float(white.max() - black.max()), 1e-3)
-        return bool(contrast > 0.18)
+        contrast = float((hi - lo) / max(float(white.max() - black.max()), 1e-3))
+        dark = disc[v <= np.percentile(v, 40)]
+        lab = linear_rgb_to_lab(normalise(np.median(dark, axis=0), black, white))
+        return contrast, float(np.linalg.norm(lab - self.navy_lab))

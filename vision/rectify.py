@@ -86,9 +86,12 @@ class Lens:
         c = np.asarray(self.centre)
         d = (pts - c) / self.norm
         t = np.linalg.norm(d, axis=-1, keepdims=True)
-        r = t.copy()
+        # r + k r^3 rises only up to r = 1/sqrt(-3k) when k < 0: stay below that.
+        r_max = 1.0 / math.sqrt(-3.0 * self.k) if self.k < 0 else np.inf
+        r = np.minimum(t, 0.999 * r_max)
         for _ in range(12):  # Newton on r + k r^3 = t
-            r = r - (r + self.k * r**3 - t) / np.maximum(1.0 + 3.0 * self.k * r**2, 1e-3)
+            step = (r + self.k * r**3 - t) / np.maximum(1.0 + 3.0 * self.k * r**2, 1e-3)
+            r = np.clip(r - step, 0.0, 0.999 * r_max)
         ratio = np.where(t > 1e-12, r / np.maximum(t, 1e-12), 1.0)
         return c + d * ratio * self.norm
 
