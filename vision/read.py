@@ -275,7 +275,9 @@ class BoardReader:
             doubt = guess.cost + cfg.disc_navy_weight * navy
             if contrast < cfg.disc_min_contrast or doubt > cfg.tile_doubt_limit:
                 readings[i] = CellReading(
-                    i, UNKNOWN, note="does not look like a tile: no clear disc or colours (covered?)"
+                    i,
+                    UNKNOWN,
+                    note="does not look like a tile: no clear disc or colours (covered?)",
                 )
                 continue
             if guess.cost > cfg.colour_reject_distance:
