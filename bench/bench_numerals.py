@@ -6,7 +6,7 @@ DIR holds images with truth files beside them (``spectrangle generate DIR --stil
 Each image goes through ``BoardReader().read``; the numerals of the visible tiles are then
 read on the reader's own canvas (``reading.canvas_bgr``) and compared with the truth, the
 reading turned to the truth's apex as in ``bench_read.py``. ``--truth-geometry`` rectifies
-with the truth homography instead (no lattice error: the reader's upper bound).
+with the truth homography and lens instead (no lattice error: the reader's upper bound).
 
 Accuracy is top-1 over visible tiles; a flat cost row (nothing read) counts as wrong and is
 also counted apart. "geometry ok" keeps the tiles whose centre the reader put within 0.1
@@ -36,7 +36,7 @@ from vision.config import default_config
 from vision.model import CENTROIDS, Canvas, project
 from vision.numerals import NumeralReader
 from vision.read import BoardReader, load_image
-from vision.rectify import warp_to_canvas
+from vision.rectify import Lens, px_per_unit, warp_to_canvas
 
 GEO = SPECTRANGLE36.geometry
 GEOMETRY_OK_UNITS = 0.1
@@ -63,6 +63,16 @@ def truth_image_points(truth: dict[str, Any], board_pts: NDArray[np.float64]) ->
     n = (pts - k[:2, 2]) / np.array([k[0, 0], k[1, 1]])
     n = n * (1.0 + dist[0] * (n**2).sum(axis=1, keepdims=True))
     return n * np.array([k[0, 0], k[1, 1]]) + k[:2, 2]
+
+
+def truth_lens(truth: dict[str, Any]) -> Lens | None:
+    """The truth camera's k1 as the reader's one-parameter Lens (same centre)."""
+    cam = truth.get("camera") or {}
+    dist = cam.get("dist") or [0.0]
+    if not cam or not dist[0]:
+        return None
+    lens = Lens.none((cam["height"], cam["width"]))
+    return lens.with_k(float(dist[0]) * (lens.norm / float(cam["K"][0][0])) ** 2)
 
 
 def blur_bucket(cond: dict[str, Any]) -> str:
@@ -119,7 +129,13 @@ def main(argv: list[str] | None = None) -> int:
             dst = CENTROIDS[:3]
             affine = cv2.getAffineTransform(dst.astype(np.float32), src.astype(np.float32))
             turn = np.vstack([affine, [0.0, 0.0, 1.0]])
-            canvas_bgr = warp_to_canvas(frame, h_truth @ turn, Canvas(ppu))
+            scale = px_per_unit(h_truth)
+            sigma = 0.5 * scale / ppu - 0.5  # as the reader does before warping
+            src = cv2.GaussianBlur(frame, (0, 0), sigma) if sigma > 0.3 else frame
+            with np.errstate(all="ignore"):  # far off-frame points of a strong lens
+                canvas_bgr = warp_to_canvas(
+                    src, h_truth @ turn, Canvas(ppu), lens=truth_lens(truth)
+                )
         else:
             canvas_bgr = reading.canvas_bgr
         hidden = set(truth.get("covered", [])) | set(truth.get("outside", []))

@@ -187,6 +187,7 @@ def disc_mask(side: int, radius_px: float) -> NDArray[np.bool_]:
     return np.asarray((xx - c) ** 2 + (yy - c) ** 2 <= radius_px**2)
 
 
+@cache
 def ring_kernel(params: NumeralParams) -> F32:
     """Zero-sum filter: + on the light halo ring, - on the dark rim inside the disc."""
     rn = params.norm_radius_px
@@ -294,19 +295,26 @@ def disc_windows(
     return out
 
 
+@cache
+def _search_mask(search_px: float) -> NDArray[np.bool_]:
+    s_r = math.floor(search_px)
+    yy, xx = np.mgrid[-s_r : s_r + 1, -s_r : s_r + 1]
+    return np.asarray(xx**2 + yy**2 <= search_px**2)
+
+
 def find_disc(window: F32, ring: F32, search_px: float) -> tuple[int, int]:
     """Offset (dx, dy) in px from the window centre to the most disc-like point.
 
-    ``window``: (S, S) float32 normalised grey; ``ring``: the ring filter; candidates lie
-    within ``search_px`` of the centre.
+    ``window``: (S, S) float32 normalised grey, S >= 2 * (search_px + ring half size) + 1;
+    ``ring``: the ring filter; candidates lie within ``search_px`` of the centre.
     """
     half = window.shape[0] // 2
     s_r = math.floor(search_px)
-    response = cv2.filter2D(window, -1, ring, borderType=cv2.BORDER_REPLICATE)
-    sub = response[half - s_r : half + s_r + 1, half - s_r : half + s_r + 1]
-    yy, xx = np.mgrid[-s_r : s_r + 1, -s_r : s_r + 1]
-    sub = np.where(xx**2 + yy**2 <= search_px**2, sub, -np.inf)
-    dy, dx = np.unravel_index(int(np.argmax(sub)), sub.shape)
+    r = s_r + ring.shape[0] // 2
+    sub = window[half - r : half + r + 1, half - r : half + r + 1]
+    response = cv2.matchTemplate(sub, ring, cv2.TM_CCORR)  # (2 s_r + 1) square
+    response[~_search_mask(search_px)] = -np.inf
+    dy, dx = np.unravel_index(int(np.argmax(response)), response.shape)
     return int(dx) - s_r, int(dy) - s_r
 
 
