@@ -326,13 +326,14 @@ def read_scores(
     params: NumeralParams,
     banks: dict[tuple[bool, int], TemplateBank],
     blur_index: int,
-) -> tuple[FloatArray, FloatArray]:
-    """Best correlation of each value, and the disc contrast, per disc.
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Best correlation of each value, the patch contrast and the disc offset, per disc.
 
     ``grey``: (H, W) uint8 canvas; ``centres``: (N, 2) predicted disc centres in its pixels;
     ``up``: (N,) bool cell orientation; ``scale``: normalised px per canvas px.
-    Returns scores (N, 6) float64 in [-1, 1] and the relative contrast (N,) of the matched
-    patch (std over mean grey).
+    Returns scores (N, 6) float64 in [-1, 1], the relative contrast (N,) of the matched
+    patch (std over mean grey) and the offset (N, 2) (dx, dy) of the disc found from the
+    predicted centre, in normalised px.
     """
     rn = params.norm_radius_px
     search = params.search_units / 0.125 * rn  # normalised px (disc radius = 0.125 unit)
@@ -348,10 +349,12 @@ def read_scores(
     n = len(centres)
     scores = np.zeros((n, 6))
     contrasts = np.zeros(n)
+    offsets = np.zeros((n, 2))
     patches: dict[bool, list[F32]] = {True: [], False: []}
     owners: dict[bool, list[int]] = {True: [], False: []}
     for i, win in enumerate(windows):
         dx, dy = find_disc(win, ring, search)
+        offsets[i] = dx, dy
         qx, qy = half + dx, half + dy
         sub = win[qy - m_half - s : qy + m_half + s + 1, qx - m_half - s : qx + m_half + s + 1]
         views = np.lib.stride_tricks.sliding_window_view(sub, (m_side, m_side))
@@ -368,7 +371,7 @@ def read_scores(
         idx = np.array(owners[orient])
         scores[idx] = corr.max(axis=(1, 3))
         contrasts[idx] = contrast.reshape(len(idx), n_shift).mean(axis=1)
-    return scores, contrasts
+    return scores, contrasts, offsets
 
 
 def ramp(x: FloatArray, lo: float, hi: float) -> FloatArray:
@@ -406,16 +409,19 @@ class NumeralReader:
 
     def scores(
         self, canvas_bgr: NDArray[np.uint8], cells: list[int], ppu: int, cfg: ReaderConfig
-    ) -> tuple[FloatArray, FloatArray]:
-        """Best correlation (N, 6) per value and relative patch contrast (N,) of the cells."""
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """For the listed cells: best correlation (N, 6) per value, relative patch contrast
+        (N,), and where the disc was found (N, 2), board units from the cell centroid (a
+        per-cell lattice error signal; meaningful where the contrast is high)."""
         canvas = Canvas(ppu)
         centres = canvas.to_canvas(CENTROIDS[np.asarray(cells, dtype=np.int64)])
         scale = self.params.norm_radius_px / (cfg.disc_radius * ppu)
         grey = grey_of(canvas_bgr)
         up = UP[np.asarray(cells, dtype=np.int64)]
-        return read_scores(
+        scores, contrast, offsets = read_scores(
             grey, centres, up, scale, self.params, self.banks, self.blur_index(scale)
         )
+        return scores, contrast, offsets / (scale * ppu)
 
     def costs(
         self, canvas_bgr: NDArray[np.uint8], cells: list[int], ppu: int, cfg: ReaderConfig
@@ -428,5 +434,5 @@ class NumeralReader:
         """
         if not cells:
             return None
-        scores, contrast = self.scores(canvas_bgr, cells, ppu, cfg)
+        scores, contrast, _ = self.scores(canvas_bgr, cells, ppu, cfg)
         return scores_to_costs(scores, contrast, self.params)

@@ -228,6 +228,20 @@ def test_shapes_and_types(reader: NumeralReader) -> None:
     assert edge is not None and np.isfinite(edge).all()
 
 
+def test_disc_offsets_are_found(reader: NumeralReader) -> None:
+    rng = np.random.default_rng(6)
+    tiles = random_tiles(rng, 10)
+    canvas = Canvas(64)
+    img = draw_board(64, tiles, np.random.default_rng(7))
+    # Move the whole board by (0.06, -0.04) units: every disc is found there.
+    m = np.float32([[1, 0, 0.06 * 64], [0, 1, -0.04 * 64]])
+    moved = cv2.warpAffine(img, m, (canvas.width, canvas.height), borderMode=cv2.BORDER_REPLICATE)
+    _, contrast, offsets = reader.scores(moved, sorted(tiles), 64, CFG)
+    assert offsets.shape == (10, 2)
+    assert (contrast > 0.1).all()
+    assert np.abs(offsets - [0.06, -0.04]).max() < 0.025
+
+
 def test_bundled_still_through_the_reader(reader: NumeralReader) -> None:
     """Still 02 (26 visible tiles, the board about 57 px per tile): through ``BoardReader().read``,
     at least 80% of the visible tiles' numerals are read right.
