@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from engine import SPECTRANGLE36, Board, Colour, Placement
 from engine.colours import EDGE_ORDER
-from vision.cells import zones
+from vision.cells import CellZones, IntArray, zones
 from vision.colour import (
     NOMINAL_SRGB,
     TILE_COLOURS,
@@ -204,20 +204,17 @@ class BoardReader:
             np.full(frame_bgr.shape[:2], 255, np.uint8), fit.homography, canvas, lens=fit.lens
         )
         cell_zones, band = zones(ppu, cfg)
-        band_ok = valid[band] == 255
-        if band_ok.sum() < 20:
-            black_srgb = np.array(NOMINAL_SRGB["black"][::-1], dtype=np.float64)
-        else:
-            black_srgb = np.median(canvas_bgr[band][band_ok].astype(np.float64), axis=0)
+        black_srgb, field = self._black_field(canvas_bgr, valid, band, cell_zones, canvas)
         black = bgr_to_linear_rgb(black_srgb)
         # A bright reference: the brighter pixels on the playing area.
         whole = np.concatenate([canvas_bgr[z.whole] for z in cell_zones]).max(axis=1)
         bright = float(np.percentile(whole, 97)) if len(whole) else 255.0
         span = max(bright - float(black_srgb.max()), 8.0)
 
-        def darkness(px: NDArray[np.generic]) -> FloatArray:
-            """How far pixels (N, 3) BGR are from the board's black, 0 = plastic."""
-            return np.abs(np.asarray(px, dtype=np.float64) - black_srgb).max(axis=-1) / span
+        def darkness(px: NDArray[np.generic], where: tuple[IntArray, IntArray]) -> FloatArray:
+            """How far pixels (N, 3) BGR are from the plastic's black there, 0 = plastic."""
+            local = black_srgb * field(where)[:, None]
+            return np.abs(np.asarray(px, dtype=np.float64) - local).max(axis=-1) / span
 
         states: list[str] = []
         notes: list[str] = []
@@ -231,10 +228,14 @@ class BoardReader:
                 notes.append("outside the image")
                 self.last_measures.append((-1.0, np.zeros(3)))
                 continue
-            fill = float((darkness(canvas_bgr[z.rim]) > cfg.dark_distance).mean())
+            fill = float((darkness(canvas_bgr[z.rim], z.rim) > cfg.dark_distance).mean())
             sec_px = [canvas_bgr[s] for s in z.sectors]
             sec_med = np.array([np.median(p.astype(np.float64), axis=0) for p in sec_px])
-            sec_level = darkness(sec_med)
+            centre = (
+                np.array([int(np.median(r)) for r, _ in z.sectors]),
+                np.array([int(np.median(c)) for _, c in z.sectors]),
+            )
+            sec_level = darkness(sec_med, centre)
             self.last_measures.append((fill, sec_level))
             if fill >= cfg.occupancy_min_fill and (sec_level > cfg.dark_distance).all():
                 states.append(TILE)
@@ -267,6 +268,9 @@ class BoardReader:
         numeral_costs = self.numerals.costs(canvas_bgr, candidates, ppu, cfg)
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
         if debug is not None:
+            debug["labs"] = [
+                linear_rgb_to_lab(normalise(sec, black, white) * gains) for sec in sector_lin
+            ]
             debug["candidates"] = candidates
             debug["costs"] = [g.cost for g in guesses]
             debug["disc"] = structure_ok
@@ -298,6 +302,76 @@ class BoardReader:
         return tuple(readings), canvas_bgr
 
     # -- colour ---------------------------------------------------------------------------
+
+    def _black_field(
+        self,
+        canvas_bgr: NDArray[np.uint8],
+        valid: NDArray[np.uint8],
+        band: tuple[IntArray, IntArray],
+        cell_zones: tuple[CellZones, ...],
+        canvas: Canvas,
+    ) -> tuple[FloatArray, Any]:
+        """The plastic's colour, and how its brightness varies over the board.
+
+        Samples: stretches of the border band and the rims of every cell; a smooth
+        (quadratic) lower envelope is fitted to their dark levels, so a lamp's gradient or
+        a glare spot on the plastic does not read as a tile. Returns the band's median
+        BGR and a function of canvas pixels (rows, cols) -> factor on that colour.
+        """
+        value = canvas_bgr.max(axis=2).astype(np.float64)
+        ok = valid[band] == 255
+        if ok.sum() < 20:
+            black = np.array(NOMINAL_SRGB["black"][::-1], dtype=np.float64)
+            return black, lambda where: np.ones(len(where[0]))
+        black = np.median(canvas_bgr[band][ok].astype(np.float64), axis=0)
+        rows, cols = band[0][ok], band[1][ok]
+        ang = np.arctan2(rows - rows.mean(), cols - cols.mean())
+        bins = np.digitize(ang, np.linspace(-np.pi, np.pi, 37))
+        pts, levels = [], []
+        for b in np.unique(bins):
+            sel = bins == b
+            if sel.sum() < 8:
+                continue
+            pts.append((rows[sel].mean(), cols[sel].mean()))
+            levels.append(np.percentile(value[rows[sel], cols[sel]], 30))
+        band_count = len(levels)
+        for z in cell_zones:
+            r, c = z.rim
+            if len(r) and (valid[r, c] == 255).all():
+                pts.append((r.mean(), c.mean()))
+                levels.append(np.percentile(value[r, c], 30))
+        p = np.array(pts, dtype=np.float64)
+        lv = np.array(levels, dtype=np.float64)
+        scale = max(canvas.width, canvas.height)
+
+        def design(r: FloatArray, c: FloatArray) -> FloatArray:
+            y, x = r / scale - 0.5, c / scale - 0.5
+            return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+
+        a = design(p[:, 0], p[:, 1])
+        # First the band alone (always plastic), as a plane; then the rims that are dark
+        # enough to be plastic too, for the quadratic.
+        keep = np.zeros(len(lv), bool)
+        keep[:band_count] = True
+        coef = np.zeros(6)
+        if keep.sum() >= 4:
+            coef[:3], *_ = np.linalg.lstsq(a[keep][:, :3], lv[keep], rcond=None)
+        else:
+            coef[0] = float(np.median(lv))
+        spread = float(np.percentile(value, 97)) - coef[0]
+        margin = 0.5 * self.config.dark_distance * max(spread, 8.0)
+        keep = keep | (lv < a @ coef + margin)
+        if keep.sum() >= 10:
+            coef, *_ = np.linalg.lstsq(a[keep], lv[keep], rcond=None)
+        v_black = max(float(black.max()), 1.0)
+
+        def field(where: tuple[IntArray, IntArray]) -> FloatArray:
+            r = np.asarray(where[0], dtype=np.float64)
+            c = np.asarray(where[1], dtype=np.float64)
+            level = design(r, c) @ coef
+            return np.clip(level / v_black, 0.5, 3.0)
+
+        return black, field
 
     def _white_point(
         self, discs: list[FloatArray], sectors: list[FloatArray], black: FloatArray
