@@ -66,6 +66,7 @@ class TrackerConfig:
     change_threshold: float
     motion_threshold: float
     band_change_threshold: float
+    stray_threshold: float
     neighbour_factor: float
     quiet_frames: int
     quiet_seconds: float
@@ -500,6 +501,7 @@ class Tracker:
         self.fit: BoardFit | None = None
         self.meter: ChangeMeter | None = None
         self.reference: View | None = None  # the canvas of the last decided scene
+        self.clean: View | None = None  # the last scene that matched the record, bare
         self.previous: View | None = None
         self.physical: dict[int, Placement] = {}  # what lies on the board (incl. pending)
         self.illegal: dict[int, tuple[Placement, int]] = {}  # illegal tiles not yet taken back
@@ -561,6 +563,7 @@ class Tracker:
         grey = self.meter.view(frame_bgr)
         self.previous = grey
         self.reference = None
+        self.clean = None
         self._still = _Still(frames=[(name, frame_bgr, grey)], count=1)
 
     # -- reading a still scene ------------------------------------------------------------
@@ -584,8 +587,7 @@ class Tracker:
         states = {tuple(c.state for c in r.cells) for r in readings}
         name, frame_bgr, grey = recent[-1]
         if len(states) != 1 or not all(r.found for r in readings):
-            log.debug("%s: readings disagree; waiting", name)
-            self._mark_blocked(still)
+            log.debug("%s: readings disagree; reading the next still frame", name)
             return []
         events = self._decide(name, frame_bgr, grey, readings, still)
         return events
@@ -594,8 +596,12 @@ class Tracker:
         if still.blocked_since is None:
             still.blocked_since = self.stats.frames
 
-    def _accept_scene(self, grey: View) -> None:
+    def _accept_scene(self, grey: View, clean: bool = False) -> None:
+        """The scene is decided: frames like it are now cheap. ``clean``: it matches the
+        record with nothing over the board, so later changes are measured against it."""
         self.reference = grey
+        if clean:
+            self.clean = grey
         self._still = _Still()
         self.stats.decisions += 1
 
@@ -625,8 +631,8 @@ class Tracker:
         unknown = tuple(i for i in range(N_CELLS) if visible[i] and cells[i].state == UNKNOWN)
         n_visible = max(1, sum(visible))
         # A board that moved: most of the canvas changed, or the reading makes no sense.
-        if self.reference is not None and not relocated:
-            change = self.meter.diff(grey, self.reference, normalise=True)
+        if self.clean is not None and not relocated:
+            change = self.meter.diff(grey, self.clean, normalise=True)
             changed_cells = int((change[:N_CELLS] >= self.cfg.change_threshold).sum())
             moved = (
                 changed_cells >= self.cfg.moved_min_fraction * n_visible
@@ -636,8 +642,10 @@ class Tracker:
                 events = self._relocate(name, frame_bgr, still)
                 if events is not None:
                     return events
-        if self.reference is not None:
-            change = self.meter.diff(grey, self.reference, normalise=True)
+        over_band = False
+        stray: list[int] = []
+        if self.clean is not None:
+            change = self.meter.diff(grey, self.clean, normalise=True)
             # Something over the board: change where the reading saw none, or on the band.
             explained = set(new) | set(gone)
             near = {n for i in explained for n in _NEIGHBOURS[i]} - explained
@@ -646,7 +654,7 @@ class Tracker:
                 for i in range(N_CELLS)
                 if i not in explained
                 and change[i]
-                >= self.cfg.change_threshold * (self.cfg.neighbour_factor if i in near else 1.0)
+                >= self.cfg.stray_threshold * (self.cfg.neighbour_factor if i in near else 1.0)
             ]
             over_band = change[BAND] >= self.cfg.band_change_threshold
             if (new or gone) and (stray or over_band or unknown):
@@ -686,14 +694,14 @@ class Tracker:
             if self.look is not None and not unknown:
                 self.look = None
                 events.append(Resumed(name))
-            self._accept_scene(grey)
+            self._accept_scene(grey, clean=not (unknown or over_band or stray))
             return events
         if len(new) == 1 and not gone:
             if self.look is not None:
                 self.look = None
             events.extend(self._settle_pending_before_move(name))
             events.extend(self._placement(name, new[0], readings))
-            self._accept_scene(grey)
+            self._accept_scene(grey, clean=True)
             return events
         signature = (new, gone, unknown)
         self._accept_scene(grey)
