@@ -19,7 +19,6 @@ def test_wheel_holds_the_package_data(tmp_path: Path) -> None:
             "wheel",
             "-q",
             "--no-deps",
-            "--no-build-isolation",
             "-w",
             str(tmp_path),
             str(ROOT),
