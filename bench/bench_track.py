@@ -22,8 +22,12 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import cv2
+import numpy as np
 
 from vision.read import BoardReader
 from vision.sources import FolderSource
@@ -34,7 +38,26 @@ def frame_number(name: str) -> int:
     return int(Path(name).stem)
 
 
-def run_game(folder: Path, reader: BoardReader, details: bool) -> dict[str, Any]:
+def frames(folder: Path, stress: int, seed: int = 0) -> Iterator[tuple[str, Any]]:
+    """The game's frames; with ``stress`` > 1, every frame with a hand is repeated that
+    many times (a hand pausing over the board), one still frame in 37 is darkened (a light
+    change) and every frame gets fresh sensor noise."""
+    rng = np.random.default_rng(seed)
+    for name, frame in FolderSource(folder).frames():
+        if stress <= 1:
+            yield name, frame
+            continue
+        truth = json.loads((folder / f"{Path(name).stem}.json").read_text())
+        phase = truth["conditions"]["phase"]
+        repeat = 1 if phase == "stable" else stress
+        if frame_number(name) % 37 == 20:
+            frame = cv2.convertScaleAbs(frame, alpha=0.8)
+        for _ in range(repeat):
+            noise = rng.integers(-2, 3, frame.shape, dtype=np.int16)
+            yield name, np.clip(frame + noise, 0, 255).astype(np.uint8)
+
+
+def run_game(folder: Path, reader: BoardReader, details: bool, stress: int = 1) -> dict[str, Any]:
     expected = json.loads((folder / "events.json").read_text())["events"]
     record = json.loads((folder / "record.json").read_text())
     players = record["players"]
@@ -43,8 +66,7 @@ def run_game(folder: Path, reader: BoardReader, details: bool) -> dict[str, Any]
     unchanged_ms: list[float] = []
     all_ms: list[float] = []
     read_ms: list[float] = []
-    source = FolderSource(folder)
-    for name, frame in source.frames():
+    for name, frame in frames(folder, stress):
         before = tracker.stats.unchanged
         reads = tracker.stats.reads
         t0 = time.perf_counter()
@@ -137,6 +159,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path, help="a folder of game folders (or one game)")
     parser.add_argument("--details", action="store_true", help="print every miss and extra")
     parser.add_argument("--fps", type=float, default=30.0, help="live frame rate for latency")
+    parser.add_argument(
+        "--stress",
+        type=int,
+        default=1,
+        metavar="K",
+        help="repeat each frame with a hand K times, add light changes and noise",
+    )
     args = parser.parse_args(argv)
     games = sorted(p for p in args.folder.iterdir() if (p / "events.json").is_file())
     if (args.folder / "events.json").is_file():
@@ -148,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     totals: dict[str, Any] = {"other": {}}
     for folder in games:
         t0 = time.perf_counter()
-        r = run_game(folder, reader, args.details)
+        r = run_game(folder, reader, args.details, args.stress)
         wall = time.perf_counter() - t0
         print(
             f"{folder.name}: {r['recalled']}/{r['placements']} placements, "
