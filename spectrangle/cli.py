@@ -10,8 +10,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
+
+# One BLAS thread: the vision code does small matrix work per frame, where a second
+# BLAS thread only fights the capture and web threads for the two cores (and under
+# load made a product 50x slower). Set before NumPy is first imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -19,6 +25,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "read": ("vision.read_cli", "read the board from photos of a game"),
     "replay": ("vision.replay_cli", "follow a filmed game and score every placement"),
     "generate": ("vision.render.generate", "render labelled photo sets of the game"),
+    "calibrate": ("vision.calibrate_cli", "calibrate the reader for one board, camera and lamp"),
     "serve": ("webui.serve_cli", "run the score page (a web app) for a game at the table"),
 }
 
