@@ -57,6 +57,9 @@ class ReaderConfig:
     colour_chroma_weight: float
     colour_lightness_weight: float
     numeral_weight: float
+    disc_refit_min_contrast: float
+    disc_refit_min_tiles: int
+    disc_refit_min_shift: float
     min_tile_confidence: float
     max_residual_units: float
 

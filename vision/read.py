@@ -35,9 +35,17 @@ from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import identify
 from vision.locate import locate_outline
-from vision.model import Canvas, FloatArray
-from vision.numerals import NumeralReader
-from vision.rectify import BoardFit, fit_board, px_per_unit, warp_to_canvas
+from vision.model import CENTROIDS, PLAY_CORNERS, Canvas, FloatArray
+from vision.numerals import NumeralReader, scores_to_costs
+from vision.rectify import (
+    BoardFit,
+    Lens,
+    fit_board,
+    fit_with_lens,
+    plausible,
+    px_per_unit,
+    warp_to_canvas,
+)
 
 log = logging.getLogger(__name__)
 
@@ -187,8 +195,45 @@ class BoardReader:
             fit = fit or self.locate(frame_bgr)
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
-        cells, canvas_bgr = self.read_cells(frame_bgr, fit)
+        debug: dict[str, Any] = {}
+        cells, canvas_bgr = self.read_cells(frame_bgr, fit, debug)
+        better = self._refit_on_discs(fit, debug)
+        if better is not None:
+            fit = better
+            cells, canvas_bgr = self.read_cells(frame_bgr, fit)
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
+
+    def _refit_on_discs(self, fit: BoardFit, debug: dict[str, Any]) -> BoardFit | None:
+        """A better fit from where the tiles' discs were actually seen, or None.
+
+        Every tile's navy disc sits exactly on its cell's centroid, and the numeral reader
+        finds it to about a pixel: with enough tiles these are the best lattice points.
+        """
+        cfg = self.config
+        offsets, contrast = debug.get("disc_offsets"), debug.get("disc_contrast")
+        if offsets is None or contrast is None:
+            return None
+        cells = np.asarray(debug["candidates"], dtype=np.int64)
+        good = contrast >= cfg.disc_refit_min_contrast
+        if good.sum() < cfg.disc_refit_min_tiles:
+            return None
+        if float(np.median(np.linalg.norm(offsets[good], axis=1))) < cfg.disc_refit_min_shift:
+            return None
+        board_pts = CENTROIDS[cells[good]]
+        image_pts = fit.to_image(board_pts + offsets[good])
+        lens = fit.lens or Lens.none((1, 1))
+        scale = px_per_unit(fit.homography)
+        try:
+            h, new_lens, keep, errors = fit_with_lens(
+                board_pts, image_pts, lens, cfg.ransac_threshold * scale, cfg.max_lens_k
+            )
+        except BoardNotFoundError:
+            return None
+        if keep.sum() < cfg.disc_refit_min_tiles or not plausible(h, cfg):
+            return None
+        rms = float(np.sqrt(np.mean(errors**2)))
+        corners = BoardFit(h, np.zeros((3, 2)), 0, 0, 0, new_lens).to_image(PLAY_CORNERS)
+        return BoardFit(h, corners, rms, rms / px_per_unit(h), int(keep.sum()), new_lens)
 
     def read_cells(
         self, frame_bgr: NDArray[np.uint8], fit: BoardFit, debug: dict[str, Any] | None = None
@@ -265,7 +310,13 @@ class BoardReader:
                     lab, self.prototypes[c], cfg.colour_lightness_weight
                 )
             structure_ok.append(self._disc(disc_lin[k], black, white))
-        numeral_costs = self.numerals.costs(canvas_bgr, candidates, ppu, cfg)
+        num_scores, num_contrast, num_offsets = self.numerals.scores(
+            canvas_bgr, candidates, ppu, cfg
+        )
+        numeral_costs = scores_to_costs(num_scores, num_contrast, self.numerals.params)
+        if debug is not None:
+            debug["disc_offsets"] = num_offsets
+            debug["disc_contrast"] = num_contrast
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
         if debug is not None:
             debug["labs"] = [

@@ -428,7 +428,7 @@ def _match_offsets(
     )
 
 
-def _fit_with_lens(
+def fit_with_lens(
     board_pts: FloatArray, image_pts: FloatArray, lens: Lens, thresh: float, max_k: float
 ) -> tuple[FloatArray, Lens, NDArray[np.bool_], FloatArray]:
     """Homography and radial distortion that best map board points onto image points."""
@@ -505,7 +505,7 @@ def refine(
         board_pts = CENTROIDS[idx]
         image_pts = lens.distort(project(current, board_pts + off))
         thresh = cfg.ransac_threshold * px_per_unit(current)
-        new, new_lens, keep, new_errors = _fit_with_lens(
+        new, new_lens, keep, new_errors = fit_with_lens(
             board_pts, image_pts, lens, thresh, cfg.max_lens_k
         )
         if len(idx) < cfg.min_cells_for_perspective or not plausible(new, cfg):
