@@ -130,6 +130,24 @@ class BoardReading:
         return "\n".join(r.center(width).rstrip() for r in rows)
 
 
+def _group_low_levels(
+    rows: IntArray, cols: IntArray, groups: IntArray, value: NDArray[np.uint8]
+) -> tuple[FloatArray, FloatArray, IntArray]:
+    """Per group of pixels: mean position, (group id, 30th percentile of value), size.
+
+    Vectorised: one sort instead of a percentile call per group.
+    """
+    v = value[rows, cols].astype(np.float64)
+    order = np.lexsort((v, groups))
+    g_sorted, v_sorted = groups[order], v[order]
+    ids, starts, counts = np.unique(g_sorted, return_index=True, return_counts=True)
+    low = v_sorted[starts + (0.3 * (counts - 1)).astype(np.int64)]
+    inverse = np.searchsorted(ids, groups)
+    mean_r = np.bincount(inverse, weights=rows) / counts
+    mean_c = np.bincount(inverse, weights=cols) / counts
+    return np.stack([mean_r, mean_c], axis=1), np.stack([ids, low], axis=1), counts
+
+
 def check_frame(frame_bgr: Any) -> NDArray[np.uint8]:
     """Validate a frame: (H, W, 3) uint8 of a usable size."""
     if not isinstance(frame_bgr, np.ndarray) or frame_bgr.dtype != np.uint8:
@@ -369,7 +387,8 @@ class BoardReader:
         a glare spot on the plastic does not read as a tile. Returns the band's median
         BGR and a function of canvas pixels (rows, cols) -> factor on that colour.
         """
-        value = canvas_bgr.max(axis=2).astype(np.float64)
+        b, g, r = cv2.split(canvas_bgr)
+        value = cv2.max(cv2.max(b, g), r)
         ok = valid[band] == 255
         if ok.sum() < 20:
             black = np.array(NOMINAL_SRGB["black"][::-1], dtype=np.float64)
@@ -377,20 +396,21 @@ class BoardReader:
         black = np.median(canvas_bgr[band][ok].astype(np.float64), axis=0)
         rows, cols = band[0][ok], band[1][ok]
         ang = np.arctan2(rows - rows.mean(), cols - cols.mean())
-        bins = np.digitize(ang, np.linspace(-np.pi, np.pi, 37))
-        pts, levels = [], []
-        for b in np.unique(bins):
-            sel = bins == b
-            if sel.sum() < 8:
-                continue
-            pts.append((rows[sel].mean(), cols[sel].mean()))
-            levels.append(np.percentile(value[rows[sel], cols[sel]], 30))
-        band_count = len(levels)
-        for z in cell_zones:
-            r, c = z.rim
-            if len(r) and (valid[r, c] == 255).all():
-                pts.append((r.mean(), c.mean()))
-                levels.append(np.percentile(value[r, c], 30))
+        groups = [np.digitize(ang, np.linspace(-np.pi, np.pi, 37))]
+        all_rows, all_cols = [rows], [cols]
+        for k, z in enumerate(cell_zones):
+            zr, zc = z.rim
+            if len(zr) and (valid[zr, zc] == 255).all():
+                all_rows.append(zr)
+                all_cols.append(zc)
+                groups.append(np.full(len(zr), 100 + k))
+        pts_arr, lv_arr, counts = _group_low_levels(
+            np.concatenate(all_rows), np.concatenate(all_cols), np.concatenate(groups), value
+        )
+        usable = counts >= 8
+        band_count = int((usable & (lv_arr[:, 0] < 100)).sum())
+        pts = [tuple(p) for p in pts_arr[usable]]
+        levels = list(lv_arr[usable, 1])
         p = np.array(pts, dtype=np.float64)
         lv = np.array(levels, dtype=np.float64)
         scale = max(canvas.width, canvas.height)
