@@ -23,3 +23,7 @@ class BoardNotFoundError(VisionError):
 
 class CalibrationError(VisionError):
     """A calibration profile that cannot be used (corrupt, foreign, wrong version)."""
+
+
+class SourceError(VisionError):
+    """A frame source that cannot be opened (no such camera, file, folder or URL)."""

@@ -57,12 +57,13 @@ def identify(
     sector_costs: FloatArray,
     numeral_costs: FloatArray | None,
     numeral_weight: float,
+    alternatives_kept: int = 8,
 ) -> list[TileGuess]:
     """Assign distinct tiles to cells.
 
     ``sector_costs``: (N, 3, 6) colour distance of each cell's left/right/base sector to
     each tile colour. ``numeral_costs``: (N, 6) cost of reading values 1..6 (or None).
-    Returns one guess per cell, in order.
+    Returns one guess per cell, in order, each with its ``alternatives_kept`` best readings.
     """
     n = len(sector_costs)
     if n == 0:
@@ -99,7 +100,7 @@ def identify(
         numeral = None
         if numeral_costs is not None:
             numeral = int(np.argmin(numeral_costs[c])) + 1
-        order = np.argsort(best_cost[c])[:4]
+        order = np.argsort(best_cost[c])[:alternatives_kept]
         alternatives = tuple(
             (tiles[k], arr[best_arr[c, k]][1], float(best_cost[c, k])) for k in order
         )

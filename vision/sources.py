@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.errors import UnreadableImageError, VisionError
+from vision.errors import SourceError, UnreadableImageError
 from vision.read import load_image
 
 log = logging.getLogger(__name__)
@@ -38,10 +38,6 @@ Frame = NDArray[np.uint8]
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg"})
 URL_SCHEMES = ("http://", "https://", "rtsp://", "rtmp://")
-
-
-class SourceError(VisionError):
-    """A frame source that cannot be opened (no such camera, file, folder or URL)."""
 
 
 class Capture(Protocol):

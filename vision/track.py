@@ -910,9 +910,9 @@ class Tracker:
         event = history[position].event if position < len(history) else None
         player = 1
         if isinstance(event, Place):
+            # The refused event stays in the game's history: it changed nothing, and the
+            # record of the game keeps the illegal placement (it scores 0 there too).
             player = event.player + 1
-            if position == len(history) - 1 and not history[position].legal:
-                self.game.undo()
         log.info("%s: illegal %s taken back", name, placement)
         return Removal(name, index, player)
 

@@ -218,7 +218,13 @@ def test_illegal_placement_reported_then_removal_restores(scene: Scene) -> None:
         "index": 5,
         "player": 2,
     }
-    assert len(tracker.game.history) == 1 and tracker.totals() == {"1": 5, "2": 0}
+    # The refused placement stays in the game's record (it changed nothing, scored 0).
+    history = tracker.game.history
+    assert [o.legal for o in history] == [True, False]
+    assert tracker.game.board[5] is None and tracker.totals() == {"1": 5, "2": 0}
+    from engine.record import record_from_game
+
+    assert [m.placement for m in record_from_game(tracker.game).moves] == [a, bad]
     # The same player plays again, on the same cell.
     events = feed(tracker, hand_sequence(scene, {6: a}, {6: a, 5: good}, 5), 40)
     assert [(p.placement, p.player, p.score) for p in placements(events)] == [(good, 2, 4)]
