@@ -38,7 +38,6 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize_scalar
 
 from engine import Colour, Placement
 from vision.cells import zones
@@ -195,7 +194,8 @@ class Verdict:
             "words": self.words,
             "problems": list(self.problems),
             "measures": {
-                k: (None if v is None else round(float(v), 4)) for k, v in self.measures.items()
+                k: (round(float(v), 4) if v is not None and math.isfinite(v) else None)
+                for k, v in self.measures.items()
             },
         }
 
@@ -660,6 +660,8 @@ def fit_points(
     threshold_px: float,
 ) -> BoardFit:
     """A homography and radial distortion fitted to many lattice points (several frames)."""
+    from scipy.optimize import minimize_scalar
+
     lens0 = Lens.none(frame_shape)
     h0, inliers = cv2.findHomography(board_pts, image_pts, cv2.RANSAC, threshold_px)
     if h0 is None or inliers is None:

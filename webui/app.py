@@ -74,11 +74,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     errors.init_app(app)
     security.init_app(app)
-    from webui import api, pages, stream
+    from webui import api, calibration, pages, stream
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(calibration.bp)
 
     if app.config["DEMO"]:
         folder = app.config["DEMO_DIR"]

@@ -1,0 +1,138 @@
+"""The calibration page: a frame in, the lattice and verdict out, clicked corners, saving."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.webui.conftest import Api, make_app
+from vision.calibration import load_profile
+from webui import shutdown
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = ROOT / "sample_images" / "game"
+FRAME = GAME / "0120.jpg"
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Any:
+    app = make_app(tmp_path / "games.sqlite3", CALIBRATION_PATH=str(tmp_path / "cal" / "p.json"))
+    yield app
+    shutdown(app)
+
+
+def upload(api: Api, path: Path = FRAME, status: int = 200) -> Any:
+    data = {"image": (io.BytesIO(path.read_bytes()), path.name)}
+    response = api.client.post(
+        "/api/calibration/frame",
+        data=data,
+        headers={"X-CSRF-Token": api.token},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == status, response.get_data(as_text=True)
+    return response.json
+
+
+def test_page_and_nav_link(client: FlaskClient) -> None:
+    page = client.get("/calibrate").get_data(as_text=True)
+    assert "Calibrate the camera" in page and "calibrate.js" in page
+    assert 'href="/calibrate"' in client.get("/").get_data(as_text=True)
+    with client.get("/static/calibrate.js") as script:
+        assert script.status_code == 200
+    state = client.get("/api/calibration").json
+    assert state["has_frame"] is False and state["found"] is False
+    assert client.get("/calibrate/view.jpg").status_code == 404
+
+
+def test_uploaded_frame_is_fitted_judged_and_saved(api: Api, app: Flask) -> None:
+    state = upload(api)
+    assert state["found"] and state["verdict"]["level"] == "good"
+    assert state["verdict"]["words"] == "good" and state["residual_px"] < 2.0
+    assert (state["width"], state["height"]) == (960, 540)
+    truth = np.array(json.loads((GAME / "0120.json").read_text())["corners"])
+    got = np.array(state["corners"])
+    assert min(np.abs(np.roll(got, -k, axis=0) - truth).max() for k in range(3)) < 3.0
+    image = api.client.get("/calibrate/view.jpg")
+    assert image.status_code == 200 and image.mimetype == "image/jpeg"
+    saved = api.post("/api/calibration/save")
+    path = Path(app.config["CALIBRATION_PATH"])
+    assert saved["saved"] == str(path) and load_profile(path).frame_size == (960, 540)
+
+
+def test_clicked_corners_refit_the_board(api: Api, tmp_path: Path) -> None:
+    import cv2
+
+    # A board whose border band is painted over: the locator goes wrong by itself.
+    frame = cv2.imread(str(FRAME))
+    truth = np.array(json.loads((GAME / "0120.json").read_text())["corners"])
+    band = truth.mean(axis=0) + (truth - truth.mean(axis=0)) * 1.17
+    cv2.polylines(frame, [band.round().astype(np.int32)], True, (60, 110, 160), 30)
+    path = tmp_path / "covered.png"
+    cv2.imwrite(str(path), frame)
+    auto = upload(api, path)
+    assert not auto["found"] or auto["verdict"]["level"] != "good"
+    clicked = (truth + np.array([[4, -3], [-5, 2], [3, 4]])).tolist()
+    state = api.post("/api/calibration/corners", {"corners": clicked})
+    assert state["found"] and state["manual"] and state["points"] >= 15
+    assert state["verdict"]["level"] == "good" and state["residual_px"] < 1.5
+    got = np.array(state["corners"])
+    assert min(np.abs(np.roll(got, -k, axis=0) - truth).max() for k in range(3)) < 3.0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"corners": [[1, 2], [3, 4]]},
+        {"corners": "1,2,3,4,5,6"},
+        {"corners": [[1, 2], [3, "x"], [5, 6]]},
+        {"corners": [[1, 2], [3, 4], [5e9, 6]]},
+    ],
+)
+def test_bad_corners_are_refused(api: Api, body: Any) -> None:
+    upload(api)
+    answer = api.post("/api/calibration/corners", body, status=400)
+    assert "corners" in answer["error"]
+
+
+def test_bad_uploads_and_requests(api: Api, client: FlaskClient, tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("not an image")
+    assert "not an image" in upload(api, text, status=400)["error"]
+    assert "no camera" in api.post("/api/calibration/frame", {}, status=400)["error"]
+    assert "nothing to save" in api.post("/api/calibration/save", status=400)["error"]
+    assert (
+        "no frame" in api.post("/api/calibration/corners", {"corners": [[0, 0]] * 3}, 400)["error"]
+    )
+    assert client.post("/api/calibration/save").status_code == 403  # no CSRF token
+
+
+def test_frame_grabbed_from_the_configured_source(tmp_path: Path) -> None:
+    app = make_app(
+        tmp_path / "g.sqlite3",
+        CALIBRATION_SOURCE=str(FRAME),
+        CALIBRATION_PATH=str(tmp_path / "p.json"),
+    )
+    try:
+        client = app.test_client()
+        api = Api(client, client.get("/api/session").json["csrf_token"])
+        assert (
+            "disabled"
+            not in client.get("/calibrate").get_data(as_text=True).split('id="grab"')[1][:40]
+        )
+        state = api.post("/api/calibration/frame", {})
+        assert state["found"] and FRAME.name in state["label"]
+        gone = make_app(tmp_path / "h.sqlite3", CALIBRATION_SOURCE=str(tmp_path / "nothing"))
+        c2 = gone.test_client()
+        a2 = Api(c2, c2.get("/api/session").json["csrf_token"])
+        assert "nothing" in a2.post("/api/calibration/frame", {}, status=400)["error"]
+        shutdown(gone)
+    finally:
+        shutdown(app)
