@@ -136,3 +136,43 @@ def test_frame_grabbed_from_the_configured_source(tmp_path: Path) -> None:
         shutdown(gone)
     finally:
         shutdown(app)
+
+
+def test_in_a_browser_upload_then_click_three_corners(tmp_path: Path) -> None:
+    """The page's JS: upload a photo, see the verdict, click the corners, fit and save."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from tests.webui.test_browser import ARGS, CHROMIUM, Server
+
+    if not CHROMIUM.exists():  # pragma: no cover
+        pytest.skip("Debian's chromium is not installed")
+    server = Server(make_app(tmp_path / "g.sqlite3", CALIBRATION_PATH=str(tmp_path / "p.json")))
+    truth = np.array(json.loads((GAME / "0120.json").read_text())["corners"])
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.set_default_timeout(20_000)
+            page.goto(server.url + "/calibrate")
+            page.set_input_files("#upload", str(FRAME))
+            page.wait_for_function("document.getElementById('verdict').textContent === 'good'")
+            assert "residual" in page.locator("#residual").inner_text()
+            page.wait_for_function(
+                "document.getElementById('frame').complete"
+                " && document.getElementById('frame').naturalWidth > 0"
+            )
+            box = page.locator("#frame").bounding_box()
+            scale = box["width"] / 960
+            for x, y in truth + np.array([[3, -2], [-4, 3], [2, 4]]):
+                page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+            assert page.locator(".calib-mark").count() == 3
+            page.click("#fit-corners")
+            page.wait_for_function("document.getElementById('residual').textContent.includes('px')")
+            page.wait_for_function("!document.getElementById('save').disabled")
+            page.click("#save")
+            page.wait_for_function(
+                "document.getElementById('message').textContent.includes('saved')"
+            )
+            browser.close()
+        assert load_profile(tmp_path / "p.json").fit.points >= 15
+    finally:
+        server.stop()

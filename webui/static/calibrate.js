@@ -97,8 +97,8 @@
       if (on) $(id).disabled = true;
     });
     if (!on) {
-      $("grab").disabled = !$("grab").hasAttribute("title") ? false : true;
-      if (status) show(status);
+      $("grab").disabled = $("grab").hasAttribute("title");  // no camera configured
+      $("save").disabled = !(status && status.found);
       drawMarks();
     }
   }
