@@ -28,6 +28,8 @@ class ReaderConfig:
     dark_relative_chroma: float
     dark_levels: tuple[float, ...]
     min_outline_support: float
+    outline_candidates: int
+    enough_lattice_points: int
     illumination_window: float
     min_board_area_fraction: float
     min_triangle_fill: float

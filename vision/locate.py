@@ -191,7 +191,14 @@ def _triangle_ok(corners: FloatArray, shape: tuple[int, int]) -> bool:
 
 
 def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
-    """Find the board's triangular outline; :class:`BoardNotFoundError` if there is none.
+    """The most likely board outline; :class:`BoardNotFoundError` if there is none."""
+    return outline_candidates(frame_bgr, cfg, limit=1)[0]
+
+
+def outline_candidates(
+    frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: int = 3
+) -> list[Outline]:
+    """Distinct triangular outlines, most likely first; :class:`BoardNotFoundError` if none.
 
     Dark regions are found at a few darkness levels (haze and flare lift the plastic's
     black); every large one proposes triangles (its enclosing triangle, and triples of
@@ -207,7 +214,7 @@ def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
     k = max(3, int(0.012 * max(sh, sw)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     min_area = cfg.min_board_area_fraction * sh * sw
-    best: tuple[float, FloatArray, FloatArray, float] | None = None
+    found: list[tuple[float, FloatArray, FloatArray, float]] = []
     rel_v, rel_c = relative_value(small, cfg)
     colourless = rel_c < cfg.dark_relative_chroma
     for level in cfg.dark_levels:
@@ -239,11 +246,30 @@ def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
                 support = _support(corners, inner, (sh, sw), 0.012 * perimeter)
                 # The board region should fill the triangle (windows and tiles included).
                 score = support * min(1.0, area / (0.35 * _area(corners)))
-                if best is None or score > best[0]:
-                    best = (score, corners, inner, float(support))
-    if best is None or best[0] < cfg.min_outline_support:
+                found.append((score, corners, inner, float(support)))
+    found.sort(key=lambda f: -f[0])
+    kept: list[tuple[float, FloatArray, FloatArray, float]] = []
+    for cand in found:
+        if cand[0] < cfg.min_outline_support or len(kept) == limit:
+            break
+        size = math.sqrt(_area(cand[1]))
+        if all(_corner_gap(cand[1], k[1]) > 0.15 * size for k in kept):
+            kept.append(cand)
+    if not kept:
         raise BoardNotFoundError("no dark triangular board outline in the image")
-    _, corners, pts, support = best
+    return [_refined(corners, pts, support, scale, (sw, sh)) for _, corners, pts, support in kept]
+
+
+def _corner_gap(a: FloatArray, b: FloatArray) -> float:
+    """The largest distance between matched corners of two triangles (best matching)."""
+    return min(float(np.linalg.norm(np.roll(a, k, axis=0) - b, axis=1).max()) for k in range(3))
+
+
+def _refined(
+    corners: FloatArray, pts: FloatArray, support: float, scale: float, size: tuple[int, int]
+) -> Outline:
+    """Straighten the triangle's sides on the outline's points; back to frame pixels."""
+    sw, sh = size
     cut_off = bool(np.any((corners < 0) | (corners > np.array([sw, sh]))))
     perimeter = sum(np.hypot(*(corners[i] - corners[(i + 1) % 3])) for i in range(3))
     tol = 0.02 * perimeter

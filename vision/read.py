@@ -34,7 +34,7 @@ from vision.colour import (
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import identify
-from vision.locate import locate_outline
+from vision.locate import outline_candidates
 from vision.model import CENTROIDS, PLAY_CORNERS, Canvas, FloatArray
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
@@ -196,15 +196,26 @@ class BoardReader:
     # -- the pipeline -------------------------------------------------------------------
 
     def locate(self, frame_bgr: NDArray[np.uint8]) -> BoardFit:
+        """The board's fit: the outline candidates are tried until the lattice fits one."""
         cfg = self.config
-        outline = locate_outline(frame_bgr, cfg)
-        fit = fit_board(frame_bgr, outline.corners, cfg)
-        if fit.residual_units > cfg.max_residual_units * 2:
-            raise BoardNotFoundError(
-                f"the lattice does not fit the board (residual {fit.residual_units:.2f} cells)",
-                fit.residual_units,
-            )
-        return fit
+        best: BoardFit | None = None
+        problem = "no outline fits the board's lattice"
+        for outline in outline_candidates(frame_bgr, cfg, cfg.outline_candidates):
+            try:
+                fit = fit_board(frame_bgr, outline.corners, cfg)
+            except BoardNotFoundError as exc:
+                problem = str(exc)
+                continue
+            if fit.residual_units > cfg.max_residual_units * 2:
+                problem = f"the lattice does not fit the board (residual {fit.residual_units:.2f})"
+                continue
+            if best is None or fit.points > best.points:
+                best = fit
+            if fit.points >= cfg.enough_lattice_points:
+                break
+        if best is None:
+            raise BoardNotFoundError(problem)
+        return best
 
     def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading:
         """Read a frame; a frame without a board gives ``found=False`` and a reason."""
