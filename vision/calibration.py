@@ -63,12 +63,12 @@ from vision.rectify import (
     BoardFit,
     Lens,
     Pyramid,
-    _match_offsets,
-    _sample,
     homography_from_corners,
+    match_offsets,
     plausible,
     px_per_unit,
     refine,
+    sample_canvas,
     scorer,
     warp_to_canvas,
 )
@@ -548,7 +548,7 @@ def lattice_score(
 ) -> float:
     """How well the fit's lattice matches the board in this frame (0..36)."""
     pyr = pyramid or Pyramid(frame_bgr, reader_cfg)
-    value, valid, _ = _sample(pyr, fit.homography, ppu, fit.lens)
+    value, valid, _ = sample_canvas(pyr, fit.homography, ppu, fit.lens)
     return scorer(ppu, reader_cfg).total(value, valid)
 
 
@@ -594,7 +594,7 @@ def fit_from_corners(
             h = homography_from_corners(pts, PLAY_CORNERS, g)
             if not plausible(h, rcfg):
                 continue
-            value, valid, _ = _sample(pyr, h, ppu)
+            value, valid, _ = sample_canvas(pyr, h, ppu)
             score = sc.total(value, valid)
             if score > best_score:
                 best_g, best_score = g, score
@@ -632,8 +632,8 @@ def _lattice_points(
     """
     cfg = reader.config
     rnd = cfg.align_rounds[-1]
-    value, valid, canvas = _sample(pyr, fit.homography, rnd.ppu, fit.lens)
-    idx, off, _ = _match_offsets(value, valid, canvas, rnd.search, cfg)
+    value, valid, canvas = sample_canvas(pyr, fit.homography, rnd.ppu, fit.lens)
+    idx, off, _ = match_offsets(value, valid, canvas, rnd.search, cfg)
     board = [CENTROIDS[idx]]
     image = [fit.to_image(CENTROIDS[idx] + off)]
     if samples is None:

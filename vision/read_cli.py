@@ -14,8 +14,9 @@ from pathlib import Path
 
 import cv2
 
-from vision.errors import UnreadableImageError
-from vision.read import BoardReader, load_image
+from vision.calibration import fit_for, load_profile, reader_for
+from vision.errors import CalibrationError, UnreadableImageError
+from vision.read import load_image
 
 log = logging.getLogger(__name__)
 
@@ -42,15 +43,13 @@ def _overlay_path(template: str, image: str, many: bool) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    reader = BoardReader()
+    profile = None
     if args.calibration:
-        # Calibration profiles come with the calibration work; until then the reader
-        # normalises every frame against the board itself, which needs no profile.
-        print(
-            f"spectrangle read: calibration profiles are not supported yet; "
-            f"{args.calibration} is ignored",
-            file=sys.stderr,
-        )
+        try:
+            profile = load_profile(args.calibration)
+        except CalibrationError as exc:
+            print(f"spectrangle read: {exc}; reading without calibration", file=sys.stderr)
+    reader = reader_for(profile)
     status = EXIT_OK
     many = len(args.images) > 1
     for image in args.images:
@@ -60,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"spectrangle read: {exc}", file=sys.stderr)
             status = EXIT_UNREADABLE
             continue
-        reading = reader.read(frame)
+        fit = fit_for(profile, frame, reader) if profile is not None else None
+        reading = reader.read(frame, fit)
         if not reading.found:
             status = max(status, EXIT_NO_BOARD) if status != EXIT_UNREADABLE else status
         if args.json:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -139,16 +139,27 @@ def warp_to_canvas(
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=border,
         )
+    mx, my = _remap_grid(image_from_canvas.tobytes(), lens, canvas)
+    return cv2.remap(  # type: ignore[no-any-return]
+        frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border
+    )
+
+
+@lru_cache(maxsize=8)
+def _remap_grid(
+    image_from_canvas: bytes, lens: Lens, canvas: Canvas
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Frame coordinates of every canvas pixel through homography and lens (cached: a
+    tracker rectifies frame after frame with the same fit)."""
+    h = np.frombuffer(image_from_canvas, dtype=np.float64).reshape(3, 3)
     us, vs = np.meshgrid(
         np.arange(canvas.width, dtype=np.float64), np.arange(canvas.height, dtype=np.float64)
     )
     grid = np.stack([us.ravel(), vs.ravel()], axis=1)
-    pts = lens.distort(project(image_from_canvas, grid)).astype(np.float32)
-    mx = pts[:, 0].reshape(canvas.height, canvas.width)
-    my = pts[:, 1].reshape(canvas.height, canvas.width)
-    return cv2.remap(  # type: ignore[no-any-return]
-        frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border
-    )
+    pts = lens.distort(project(h, grid)).astype(np.float32)
+    mx = np.ascontiguousarray(pts[:, 0].reshape(canvas.height, canvas.width))
+    my = np.ascontiguousarray(pts[:, 1].reshape(canvas.height, canvas.width))
+    return mx, my
 
 
 def _polygon_mask(shape: tuple[int, int], poly: FloatArray) -> NDArray[np.uint8]:
@@ -320,7 +331,7 @@ def px_per_unit(homography: FloatArray) -> float:
     return float(side / 6.0)
 
 
-def _sample(
+def sample_canvas(
     pyr: Pyramid, h: FloatArray, ppu: int, lens: Lens | None = None, with_valid: bool = True
 ) -> tuple[NDArray[np.float32], NDArray[np.uint8], Canvas]:
     """The pyramid level that suits ``ppu``, rectified onto a canvas (and its validity)."""
@@ -361,7 +372,7 @@ def perspective_search(pyr: Pyramid, corners_img: FloatArray, cfg: ReaderConfig)
     for _ in range(3):
         for g in grid:
             h = homography_from_corners(corners_img, board, g)
-            value, valid, _ = _sample(pyr, h, ppu)
+            value, valid, _ = sample_canvas(pyr, h, ppu)
             score = sc.total(value, valid)
             if score > best_score:
                 best_g, best_score = g, score
@@ -375,7 +386,7 @@ def perspective_search(pyr: Pyramid, corners_img: FloatArray, cfg: ReaderConfig)
     return homography_from_corners(corners_img, board, best_g)
 
 
-def _match_offsets(
+def match_offsets(
     value: NDArray[np.float32],
     valid: NDArray[np.uint8],
     canvas: Canvas,
@@ -496,8 +507,8 @@ def refine(
     current = np.asarray(homography, dtype=np.float64)
     errors = np.zeros(0)
     for rnd in cfg.align_rounds:
-        value, valid, canvas = _sample(pyr, current, rnd.ppu, lens)
-        idx, off, _ = _match_offsets(value, valid, canvas, rnd.search, cfg)
+        value, valid, canvas = sample_canvas(pyr, current, rnd.ppu, lens)
+        idx, off, _ = match_offsets(value, valid, canvas, rnd.search, cfg)
         if len(idx) < cfg.align_min_cells:
             raise BoardNotFoundError(
                 f"only {len(idx)} cells of the lattice could be matched", len(idx)
@@ -531,7 +542,7 @@ def verify_shifts(
     ppu = 14
     sc = scorer(ppu, cfg)
     current = homography
-    value, valid, _ = _sample(pyr, current, ppu, lens)
+    value, valid, _ = sample_canvas(pyr, current, ppu, lens)
     best = sc.total(value, valid)
     moved = False
     for _ in range(3):
@@ -539,7 +550,7 @@ def verify_shifts(
         for shift in LATTICE_SHIFTS:
             t = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
             cand = current @ t
-            value, valid, _ = _sample(pyr, cand, ppu, lens)
+            value, valid, _ = sample_canvas(pyr, cand, ppu, lens)
             score = sc.total(value, valid)
             if score > best * 1.08 + 0.5:
                 best, current, improved, moved = score, cand, True, True

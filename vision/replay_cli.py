@@ -18,8 +18,8 @@ import logging
 import sys
 from typing import Any
 
-from vision.errors import VisionError
-from vision.read import BoardReader
+from vision.calibration import load_profile, reader_for
+from vision.errors import CalibrationError, VisionError
 from vision.sources import FrameSource, SourceError, open_source
 from vision.track import Event, Tracker, TrackerConfig
 
@@ -38,6 +38,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the events and scores as JSON")
     parser.add_argument("--config", metavar="FILE", help="tracker thresholds (JSON) to use")
+    parser.add_argument(
+        "--calibration", metavar="FILE", help="a calibration profile (spectrangle calibrate)"
+    )
     parser.add_argument("--fps", type=float, help="frame rate of the source, when it does not say")
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar on long sources"
@@ -51,9 +54,15 @@ def run(args: argparse.Namespace) -> int:
     except (SourceError, OSError, ValueError) as exc:
         print(f"spectrangle replay: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
+    profile = None
+    if args.calibration:
+        try:
+            profile = load_profile(args.calibration)
+        except CalibrationError as exc:
+            print(f"spectrangle replay: {exc}; tracking without calibration", file=sys.stderr)
     with source:
         tracker = Tracker(
-            BoardReader(), players=args.players, config=config, fps=args.fps or source.fps
+            reader_for(profile), players=args.players, config=config, fps=args.fps or source.fps
         )
         try:
             events = follow(

@@ -243,3 +243,15 @@ def test_placements_of_a_reading_are_engine_placements() -> None:
             assert SPECTRANGLE36.has_tile(p.tile)
         else:
             assert p is None
+
+
+def test_a_corrupt_calibration_profile_falls_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = tmp_path / "profile.json"
+    profile.write_text('{"kind": "something else"}', encoding="utf-8")
+    status = main(["read", str(STILLS / "03.jpg"), "--json", "--calibration", str(profile)])
+    captured = capsys.readouterr()
+    assert status == 0
+    assert "without calibration" in captured.err and "profile.json" in captured.err
+    assert json.loads(captured.out)["board"]["found"] is True
