@@ -19,7 +19,8 @@ from flask import Flask, current_app
 
 from webui import errors, security
 from webui.broadcast import Broadcaster
-from webui.demo import DemoPlayer, DemoScript, load_script
+from webui.demo import DemoPlayer, DemoScript, start_demo
+from webui.live import LiveWorker, start_camera
 from webui.session import Table
 from webui.store import Store
 
@@ -29,8 +30,11 @@ DEFAULTS: dict[str, Any] = {
     "DATABASE": None,  # default: <instance path>/games.sqlite3
     "PIN": None,  # the table PIN; set when the server listens beyond loopback
     "DEMO": False,  # play back the sample game
-    "DEMO_SPEED": 1.5,  # seconds between demo events
+    "DEMO_SPEED": None,  # seconds a frame (live demo, 0.4) or between events (playback, 1.5)
     "DEMO_DIR": None,  # default: sample_images/game
+    "DEMO_TRACKER": True,  # follow the demo's frames with the tracker (else play events back)
+    "LIVE_SOURCE": None,  # a camera, video, folder or URL (spec or opened source) to track
+    "LIVE_PLAYERS": None,  # names for a new tracked game (default: resume the last one)
     "HEARTBEAT": 15.0,  # seconds between SSE heartbeats
     "MAX_LISTENERS": 64,
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
@@ -48,6 +52,7 @@ class Services:
     table: Table
     demo: DemoPlayer | None = None
     script: DemoScript | None = None
+    live: LiveWorker | None = None
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -81,11 +86,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(stream.bp)
     app.register_blueprint(calibration.bp)
 
-    if app.config["DEMO"]:
-        folder = app.config["DEMO_DIR"]
-        services.script = load_script(Path(folder) if folder else None)
-        services.demo = DemoPlayer(table, services.script, float(app.config["DEMO_SPEED"]))
-        services.demo.start()
+    if app.config["LIVE_SOURCE"] is not None:
+        services.live = start_camera(table, app.config["LIVE_SOURCE"], app.config["LIVE_PLAYERS"])
+    elif app.config["DEMO"]:
+        start_demo(services, app.config)
     else:
         table.resume_latest()
     return app
@@ -107,5 +111,7 @@ def shutdown(app: Flask) -> None:
         return
     if found.demo is not None:
         found.demo.stop()
+    if found.live is not None:
+        found.live.stop()
     found.hub.close()
     found.store.close()

@@ -1,9 +1,15 @@
-"""Demo mode: play the bundled sample game back through the tracker's seam.
+"""Demo mode: the bundled sample game, followed live by the tracker or played back.
 
-The script comes from ``sample_images/game/events.json`` (the tracker events the camera
-should produce, with frame names), else from ``record.json`` (a game record), else from a
-built-in seeded random game. Events are fed to :meth:`webui.session.Table.observe` one
-every ``speed`` seconds; the matching frame is shown as the camera view.
+When the demo folder (default ``sample_images/game``) holds the game's frames, they are fed
+through the real tracker by :class:`webui.live.LiveWorker`, one every ``DEMO_SPEED`` seconds
+(default :data:`LIVE_SPEED`), and the page shows the camera view with the fitted lattice;
+at the end the tiles left in hands (``record.json``) are deducted, as the players would.
+
+Without frames (or with ``DEMO_TRACKER`` off) the script is played back instead: it comes
+from ``events.json`` (the tracker events the camera should produce, with frame names), else
+from ``record.json`` (a game record), else from a built-in seeded random game. Events are
+fed to :meth:`webui.session.Table.observe` one every ``DEMO_SPEED`` seconds (default
+:data:`PLAYBACK_SPEED`); the matching frame is shown as the camera view.
 """
 
 from __future__ import annotations
@@ -21,11 +27,16 @@ from engine.errors import SpectrangleError
 from engine.record import GameRecord, record_from_game
 from engine.simulate import random_game
 from engine.tiles import Tile
+from vision.errors import SourceError
+from vision.sources import IMAGE_SUFFIXES
 from webui.errors import WebError
+from webui.live import start_demo as start_live_demo
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DIR = Path(__file__).resolve().parents[1] / "sample_images" / "game"
+LIVE_SPEED = 0.4  # seconds a frame: the 224 frames of the sample game in about 90 s
+PLAYBACK_SPEED = 1.5  # seconds between played-back events
 
 
 @dataclass(frozen=True)
@@ -176,3 +187,51 @@ class DemoPlayer:
                 log.warning("demo event %d refused: %s (%s)", self.position, exc, event)
             self.position += 1
         self.table.set_camera(message=f"demo finished ({self.script.origin})")
+
+
+def has_frames(folder: Path | None) -> bool:
+    """Whether ``folder`` holds images for the tracker to follow."""
+    if folder is None or not folder.is_dir():
+        return False
+    return any(p.suffix.lower() in IMAGE_SUFFIXES for p in folder.iterdir())
+
+
+def start_demo(services: Any, config: Mapping[str, Any]) -> None:
+    """Start the demo for an app's :class:`~webui.app.Services` from its configuration."""
+    folder = Path(config["DEMO_DIR"]) if config.get("DEMO_DIR") else None
+    script = load_script(folder)
+    services.script = script
+    speed = config.get("DEMO_SPEED")
+    if config.get("DEMO_TRACKER", True) and has_frames(script.frames):
+        assert script.frames is not None
+        finish = None
+        if script.events and script.events[-1].get("type") == "finish":
+            finish = _remaining_values(script.events[-1].get("remaining", {}))
+        try:
+            services.live = start_live_demo(
+                services.table,
+                script.frames,
+                script.players,
+                script.teams,
+                LIVE_SPEED if speed is None else float(speed),
+                finish,
+            )
+            return
+        except (SourceError, SpectrangleError, WebError) as exc:
+            log.warning("demo: cannot follow %s live (%s); playing back events", folder, exc)
+    services.demo = DemoPlayer(
+        services.table, script, PLAYBACK_SPEED if speed is None else float(speed)
+    )
+    services.demo.start()
+
+
+def _remaining_values(raw: Any) -> dict[str, list[int]] | None:
+    if not isinstance(raw, Mapping):
+        return None
+    out: dict[str, list[int]] = {}
+    for name, values in raw.items():
+        if isinstance(values, list):
+            out[str(name)] = [
+                Tile.from_notation(v).value if isinstance(v, str) else int(v) for v in values
+            ]
+    return out

@@ -191,3 +191,15 @@ def camera_frame(name: str) -> Response:
     if script is None or script.frames is None:
         raise NotFoundError("there is no camera frame to show")
     return send_from_directory(script.frames, name, max_age=3600)
+
+
+@bp.get("/camera/live.jpg")
+def camera_live() -> Response:
+    """The latest camera view with the fitted lattice (the page reloads it a few times a second)."""
+    live = services().live
+    jpeg = live.jpeg() if live is not None else None
+    if jpeg is None:
+        raise NotFoundError("there is no live camera view (yet)")
+    response = Response(jpeg, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store, max-age=0"
+    return response

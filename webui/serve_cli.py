@@ -1,8 +1,10 @@
 """``spectrangle serve``: run the score page.
 
-Without a camera it plays back the bundled sample game (``--no-demo`` for a game scored
-by hand). On 127.0.0.1 only this machine can reach it; with ``--host 0.0.0.0`` phones at
-the table can watch, and changing the game from them needs the table PIN printed here.
+Without a camera it follows the bundled sample game live through the tracker (``--no-demo``
+for a game scored by hand). With ``--camera N`` or ``--source VIDEO|FOLDER|URL`` it scores a
+real game at the table: a new game of ``--names``/``--players``, else the last unfinished
+game is resumed. On 127.0.0.1 only this machine can reach it; with ``--host 0.0.0.0`` phones
+at the table can watch, and changing the game from them needs the table PIN printed here.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ def _speed(text: str) -> float:
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"seconds between 0 and 3600, not {value}")
     return value
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",")]
+    if not 2 <= len(names) <= 4 or not all(1 <= len(n) <= 30 for n in names):
+        raise argparse.ArgumentTypeError(f"2 to 4 comma-separated names, not {text!r}")
+    return names
 
 
 def _pin(text: str) -> str:
@@ -64,9 +73,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--demo-speed",
         type=_speed,
-        default=1.5,
+        default=None,
         metavar="SECONDS",
-        help="seconds between demo events (default 1.5)",
+        help="seconds a demo frame (default 0.4: the sample game in about 90 s; "
+        "1.5 s between events when the demo has no frames)",
     )
     parser.add_argument(
         "--demo-dir",
@@ -84,6 +94,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="a video, a folder of frames or a stream URL (live tracking)",
     )
     parser.add_argument(
+        "--players",
+        type=int,
+        choices=(2, 3, 4),
+        default=None,
+        help="with --camera/--source: start a new game of this many players",
+    )
+    parser.add_argument(
+        "--names",
+        type=_names,
+        default=None,
+        metavar="ANN,BOB",
+        help="with --camera/--source: start a new game of these players "
+        "(default: resume the last unfinished game, else two players)",
+    )
+    parser.add_argument(
         "--pin", type=_pin, default=None, help="table PIN (4-6 digits; default random off loopback)"
     )
 
@@ -98,21 +123,39 @@ def is_loopback(host: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.camera is not None or args.source is not None:
-        print(
-            "spectrangle serve: live tracking (--camera/--source) is not available yet; "
-            "run without them for the demo, or with --no-demo to score by hand",
-            file=sys.stderr,
-        )
+    if args.camera is not None and args.source is not None:
+        print("spectrangle serve: give --camera or --source, not both", file=sys.stderr)
         return 2
     if not 0 < args.port < 65536:
         print(f"spectrangle serve: --port must be 1..65535, not {args.port}", file=sys.stderr)
         return 2
     from werkzeug.serving import make_server
 
+    from engine.errors import SpectrangleError
+    from vision.sources import FrameSource, SourceError, open_source
     from webui.app import create_app, shutdown
     from webui.errors import StoreError
     from webui.security import new_pin
+
+    players = args.names
+    if players is None and args.players is not None:
+        players = [f"Player {i}" for i in range(1, args.players + 1)]
+    if players is not None and args.camera is None and args.source is None:
+        print("spectrangle serve: --players/--names go with --camera or --source", file=sys.stderr)
+        return 2
+    source: FrameSource | None = None
+    spec = str(args.camera) if args.camera is not None else args.source
+    if spec is not None:
+        if args.camera is not None and args.camera < 0:
+            print(
+                f"spectrangle serve: --camera must be 0 or more, not {args.camera}", file=sys.stderr
+            )
+            return 2
+        try:
+            source = open_source(spec)
+        except SourceError as exc:
+            print(f"spectrangle serve: {exc}", file=sys.stderr)
+            return 2
 
     if logging.getLogger().getEffectiveLevel() > logging.INFO:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
@@ -124,12 +167,16 @@ def run(args: argparse.Namespace) -> int:
             {
                 "DATABASE": str(db),
                 "PIN": pin,
-                "DEMO": args.demo,
+                "DEMO": args.demo and source is None,
                 "DEMO_SPEED": args.demo_speed,
                 "DEMO_DIR": str(args.demo_dir) if args.demo_dir else None,
+                "LIVE_SOURCE": source,
+                "LIVE_PLAYERS": players,
             }
         )
-    except StoreError as exc:
+    except (StoreError, SpectrangleError) as exc:
+        if source is not None:
+            source.close()
         print(f"spectrangle serve: {exc}", file=sys.stderr)
         return 2
     try:
@@ -142,6 +189,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Spectrangle score page: http://{shown}:{server.port}/  (games in {db})", flush=True)
+    if source is not None:
+        print(f"Tracking {source!r}", flush=True)
     if pin:
         print(f"Table PIN: {pin}  (needed to change the game from another device)", flush=True)
     try:

@@ -43,7 +43,7 @@ from webui.store import GameMeta, Store
 
 log = logging.getLogger(__name__)
 
-CAMERA_STATUSES = ("tracking", "board lost", "covered", "moved")
+CAMERA_STATUSES = ("tracking", "board lost", "covered", "moved", "source ended", "camera error")
 #: Peg colours of the score track (players or teams), distinct from the tile colours.
 PEG_COLOURS = ("#ff8c1a", "#19d3e6", "#ff4fd8", "#9be52e")
 
@@ -56,6 +56,7 @@ class Camera:
     status: str = "no camera"
     frame: str | None = None
     message: str = ""
+    view: str | None = None  # URL of the live camera view (the lattice drawn over the frame)
 
 
 def replay(meta: GameMeta, events: Sequence[tuple[int, Mapping[str, Any]]]) -> Game:
@@ -106,6 +107,8 @@ class Table:
         self.notice = ""
         self.load_error = ""
         self.version = 0
+        #: Told the placement the players picked for an uncertain reading (the live tracker).
+        self.on_pick: Callable[[Placement], None] | None = None
 
     # -- loading -------------------------------------------------------------------------
 
@@ -313,7 +316,7 @@ class Table:
         """Apply one tracker event (see the README section of the web page).
 
         ``placement`` ({index, value, edges, player?}), ``removal`` ({index}), ``uncertain``
-        ({index, candidates: [{index, value, edges}, ...]}), ``status`` ({status}); the
+        ({index, candidates: [{index, value, edges}, ...]}), ``status`` ({status, message?}); the
         demo also sends ``pass``, ``exchange`` ({player?}) and ``finish`` ({remaining}).
         Extra members (frame, legal, score, points) are accepted; the engine decides.
         """
@@ -331,6 +334,9 @@ class Table:
                         "status",
                     )
                 self.camera.status = str(status)
+                message = event.get("message")
+                if isinstance(message, str):
+                    self.camera.message = message[:300]
                 self._publish()
                 return None
             if kind == "placement":
@@ -451,7 +457,13 @@ class Table:
             placement = Placement.from_notation(candidates[choice]["placement"])
             player = self.uncertain["player"]
             self.uncertain = None
-            return self._observed_placement(placement, player)
+            outcome = self._observed_placement(placement, player)
+            if self.on_pick is not None:
+                try:
+                    self.on_pick(placement)
+                except Exception:  # the tracker's memory is a helper; the table decides
+                    log.exception("the tracker could not take the pick %s", placement)
+            return outcome
 
     def dismiss_uncertain(self) -> None:
         with self.lock:
@@ -524,6 +536,7 @@ class Table:
                     "status": self.camera.status,
                     "frame": self.camera.frame,
                     "message": self.camera.message,
+                    "view": self.camera.view,
                 },
                 notice=self.notice,
                 load_error=self.load_error,

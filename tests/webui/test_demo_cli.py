@@ -1,4 +1,8 @@
-"""Demo playback (events.json, record.json, built-in) and the ``spectrangle serve`` flags."""
+"""Demo playback (events.json, record.json, built-in) and the ``spectrangle serve`` flags.
+
+The live demo (the frames followed by the tracker) is tested in ``test_live.py``; here
+``DEMO_TRACKER`` is off so that a folder with a frame in it is still played back.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +23,9 @@ from webui.serve_cli import is_loopback
 
 
 def run_demo(tmp_path: Path, folder: Path) -> dict[str, object]:
-    app = make_app(tmp_path / "d.sqlite3", DEMO=True, DEMO_SPEED=0.0, DEMO_DIR=str(folder))
+    app = make_app(
+        tmp_path / "d.sqlite3", DEMO=True, DEMO_SPEED=0.0, DEMO_DIR=str(folder), DEMO_TRACKER=False
+    )
     try:
         services: Services = app.extensions["spectrangle"]
         assert services.demo is not None
@@ -81,7 +87,13 @@ def test_events_demo_infers_passes_and_takes_back_illegal_tiles(tmp_path: Path) 
 def test_demo_frames_are_served(tmp_path: Path) -> None:
     (tmp_path / "0003.jpg").write_bytes(b"\xff\xd8fake jpeg")
     (tmp_path / "record.json").write_text(json.dumps(builtin_record().to_json()))
-    app = make_app(tmp_path / "d.sqlite3", DEMO=True, DEMO_SPEED=60.0, DEMO_DIR=str(tmp_path))
+    app = make_app(
+        tmp_path / "d.sqlite3",
+        DEMO=True,
+        DEMO_SPEED=60.0,
+        DEMO_DIR=str(tmp_path),
+        DEMO_TRACKER=False,
+    )
     try:
         client = app.test_client()
         response = client.get("/camera/frame/0003.jpg")
@@ -99,10 +111,14 @@ def test_a_new_game_stops_the_demo(tmp_path: Path) -> None:
         client = app.test_client()
         token = client.get("/api/session").json["csrf_token"]
         client.post("/api/new", json={"players": ["Cid", "Dan"]}, headers={"X-CSRF-Token": token})
-        time.sleep(0.3)
+        deadline = time.monotonic() + 10
+        while client.get("/api/state").json["camera"]["mode"] != "none":
+            assert time.monotonic() < deadline, "the demo did not stop"
+            time.sleep(0.05)
+        time.sleep(0.2)
         state = client.get("/api/state").json
         assert state["game"]["players"] == ["Cid", "Dan"] and state["log"] == []
-        assert state["camera"]["mode"] == "none"
+        assert state["camera"]["mode"] == "none" and state["camera"]["view"] is None
     finally:
         shutdown(app)
 
@@ -116,15 +132,32 @@ def test_track_geometry() -> None:
     assert (hole_for(99), hole_for(100), hole_for(113), hole_for(200)) == (99, 100, 13, 100)
 
 
-@pytest.mark.parametrize("flag", [["--camera", "0"], ["--source", "game.mp4"]])
-def test_live_tracking_flags_exit_2(flag: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["serve", *flag]) == 2
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--source", "/nonexistent"], "cannot read /nonexistent"),
+        (["--source", "game.mp4"], "cannot read game.mp4"),
+        (["--camera", "0", "--source", "x"], "not both"),
+        (["--names", "Ann,Bob"], "go with --camera or --source"),
+    ],
+)
+def test_bad_live_sources_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", *argv]) == 2
     err = capsys.readouterr().err
-    assert "live tracking" in err and "not available yet" in err and len(err.splitlines()) == 1
+    assert message in err and len(err.splitlines()) == 1
 
 
 @pytest.mark.parametrize(
-    "argv", [["serve", "--pin", "12"], ["serve", "--demo-speed", "fast"], ["serve", "--port", "x"]]
+    "argv",
+    [
+        ["serve", "--pin", "12"],
+        ["serve", "--demo-speed", "fast"],
+        ["serve", "--port", "x"],
+        ["serve", "--players", "5"],
+        ["serve", "--names", "Ann"],
+    ],
 )
 def test_bad_serve_flags(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:

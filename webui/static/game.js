@@ -219,20 +219,55 @@
     }
   }
 
+  // The live camera view (/camera/live.jpg): reloaded a few times a second, each load
+  // after the last one ended; the new picture replaces the old only once it has loaded.
+  const liveView = { url: null, timer: null, busy: false, ended: false };
+  function pollLive() {
+    liveView.timer = null;
+    if (!liveView.url || liveView.busy) return;
+    liveView.busy = true;
+    const next = new Image();
+    next.alt = "camera view";
+    next.className = "live";
+    const done = (ok) => {
+      liveView.busy = false;
+      const view = document.getElementById("camera-view");
+      if (ok && view && liveView.url) {
+        const old = view.querySelector("img");
+        if (old) old.replaceWith(next); else { view.textContent = ""; view.appendChild(next); }
+      }
+      if (liveView.url && !liveView.ended) liveView.timer = setTimeout(pollLive, ok ? 250 : 1000);
+    };
+    next.onload = () => done(true);
+    next.onerror = () => done(false);
+    next.src = liveView.url + "?n=" + Date.now();
+  }
+
   function drawCamera() {
     const view = document.getElementById("camera-view");
     const status = document.getElementById("camera-status");
     if (!view || !state.camera) return;
     const cam = state.camera;
-    const url = cam.frame ? "/camera/frame/" + encodeURIComponent(cam.frame) : null;
-    let img = view.querySelector("img");
-    if (url) {
-      if (!img) { view.textContent = ""; img = html("img", { alt: "camera view" }); view.appendChild(img); }
-      if (img.getAttribute("src") !== url) img.setAttribute("src", url);
+    liveView.url = cam.view || null;
+    liveView.ended = cam.status === "source ended";
+    if (cam.view) {
+      if (!view.querySelector("img.live") && !view.querySelector("p.waiting")) {
+        view.textContent = "";
+        view.appendChild(html("p", { class: "no-camera waiting" }, "waiting for the first frame"));
+      }
+      // One more load when something changed (the last frame of an ended source, say).
+      if (!liveView.busy) { clearTimeout(liveView.timer); pollLive(); }
     } else {
-      view.textContent = "";
-      view.appendChild(html("p", { class: "no-camera" },
-        cam.mode === "none" ? "No camera: enter tiles by clicking the board." : "waiting for the first frame"));
+      const url = cam.frame ? "/camera/frame/" + encodeURIComponent(cam.frame) : null;
+      let img = view.querySelector("img:not(.live)");
+      if (url) {
+        if (!img) { view.textContent = ""; img = html("img", { alt: "camera view" }); view.appendChild(img); }
+        if (img.getAttribute("src") !== url) img.setAttribute("src", url);
+      } else {
+        view.textContent = "";
+        view.appendChild(html("p", { class: "no-camera" },
+          cam.mode === "none" ? "No camera: enter tiles by clicking the board." : "waiting for the first frame"));
+      }
     }
     status.textContent = (cam.status || "") + (cam.message ? " — " + cam.message : "");
     status.className = "camera-status " + (cam.status || "").replace(/\s+/g, "-");
