@@ -56,6 +56,7 @@ class ReaderConfig:
     disc_min_contrast: float
     disc_navy_weight: float
     tile_doubt_limit: float
+    edge_reject_distance: float
     colour_chroma_weight: float
     colour_lightness_weight: float
     numeral_weight: float

@@ -32,6 +32,7 @@ class TileGuess:
     runner_up: float  # the same for the best reading with another tile
     numeral: int | None  # the value read on the numeral, if read
     alternatives: tuple[tuple[Tile, tuple[Colour, Colour, Colour], float], ...] = ()
+    worst_edge: float = 0.0  # the largest colour distance of one edge of the chosen reading
 
 
 @cache
@@ -112,6 +113,7 @@ def identify(
                 runner,
                 numeral,
                 alternatives,
+                float(per_edge[c, best_arr[c, t]].max()),
             )
         )
     return out

@@ -353,11 +353,16 @@ class BoardReader:
             ]
             debug["candidates"] = candidates
             debug["costs"] = [g.cost for g in guesses]
+            debug["worst"] = [g.worst_edge for g in guesses]
             debug["disc"] = structure_ok
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
             contrast, navy = structure_ok[k]
             doubt = guess.cost + cfg.disc_navy_weight * navy
-            if contrast < cfg.disc_min_contrast or doubt > cfg.tile_doubt_limit:
+            if (
+                contrast < cfg.disc_min_contrast
+                or doubt > cfg.tile_doubt_limit
+                or guess.worst_edge > cfg.edge_reject_distance
+            ):
                 readings[i] = CellReading(
                     i,
                     UNKNOWN,
