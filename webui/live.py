@@ -264,7 +264,6 @@ class LiveWorker:
 
     def _frame(self, name: str, frame: NDArray[np.uint8]) -> None:
         assert self.tracker is not None
-        self.frames += 1
         self.name = name
         self._take_picks(name)
         try:
@@ -283,6 +282,7 @@ class LiveWorker:
         if events or now - self._view_at >= 1.0 / VIEW_FPS:
             self._view_at = now
             self._draw(frame)
+        self.frames += 1  # counted once the frame's events are with the table
 
     def _ended(self) -> None:
         self._take_picks(self.name)

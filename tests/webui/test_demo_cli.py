@@ -133,23 +133,6 @@ def test_track_geometry() -> None:
 
 
 @pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["--source", "/nonexistent"], "cannot read /nonexistent"),
-        (["--source", "game.mp4"], "cannot read game.mp4"),
-        (["--camera", "0", "--source", "x"], "not both"),
-        (["--names", "Ann,Bob"], "go with --camera or --source"),
-    ],
-)
-def test_bad_live_sources_exit_2(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(["serve", *argv]) == 2
-    err = capsys.readouterr().err
-    assert message in err and len(err.splitlines()) == 1
-
-
-@pytest.mark.parametrize(
     "argv",
     [
         ["serve", "--pin", "12"],
