@@ -204,8 +204,12 @@ def start_demo(services: Any, config: Mapping[str, Any]) -> None:
     speed = config.get("DEMO_SPEED")
     if config.get("DEMO_TRACKER", True) and has_frames(script.frames):
         assert script.frames is not None
-        finish = None
-        if script.events and script.events[-1].get("type") == "finish":
+        finish = None  # the tiles left in hands, from the record beside the frames
+        if (
+            script.origin != "built-in"
+            and script.events
+            and script.events[-1].get("type") == "finish"
+        ):
             finish = _remaining_values(script.events[-1].get("remaining", {}))
         try:
             services.live = start_live_demo(

@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from flask import Flask
 from engine.record import GameRecord, score_record
 from tests.webui.conftest import make_app
 from webui import shutdown
-from webui.demo import DEFAULT_DIR, _lenient_record, builtin_record, load_script
+from webui.demo import DEFAULT_DIR, _lenient_record, builtin_record
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
@@ -117,9 +118,30 @@ def shot(page: Any, name: str) -> None:
     assert path.stat().st_size < 300_000, f"{name} is {path.stat().st_size} bytes"
 
 
+# Records on the page whether the illegal-placement alert was ever shown, and its reason.
+WATCH_ALERT = """
+new MutationObserver(() => {
+  const alert = document.getElementById("alert");
+  if (alert && !alert.hidden) {
+    window.alertsSeen = window.alertsSeen || [];
+    const reason = document.getElementById("alert-reason").textContent;
+    if (!window.alertsSeen.includes(reason)) window.alertsSeen.push(reason);
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+"""
+
+
+def live_worker(server: Server) -> Any:
+    live = server.app.extensions["spectrangle"].live
+    assert live is not None, "the demo is not followed by the tracker"
+    return live
+
+
 def test_page_follows_the_demo_to_its_end(tmp_path: Path, page: Any) -> None:
+    """The sample game's frames through the live tracker, fast, to the end of the game."""
     folder, record = sample()
-    config = {"DEMO": True, "DEMO_SPEED": 0.03}
+    tracked = folder is not None and (folder / "0000.jpg").is_file()
+    config: dict[str, Any] = {"DEMO": True, "DEMO_SPEED": 3600.0 if tracked else 0.03}
     if folder is not None:
         config["DEMO_DIR"] = str(folder)
     else:
@@ -128,13 +150,25 @@ def test_page_follows_the_demo_to_its_end(tmp_path: Path, page: Any) -> None:
         config["DEMO_DIR"] = str(tmp_path / "demo")
     server = serve(tmp_path, **config)
     try:
+        page.add_init_script(WATCH_ALERT)
         page.goto(server.url + "/")
-        page.locator("#winners").wait_for(state="visible", timeout=60_000)
+        if tracked:
+            page.locator("#camera-view img.live").wait_for(state="visible")
+            live_worker(server).set_pace(0.02)  # the page is watching: go
+        page.locator("#winners").wait_for(state="visible", timeout=90_000)
         expected = score_record(record).totals
         assert totals_on(page) == expected
         assert page.locator("#turn").inner_text() == "Game over"
         log_rows = page.locator("#log tbody tr").count()
         assert log_rows >= len([m for m in record.moves if m.type == "place"])
+        if tracked:
+            reasons = page.evaluate("window.alertsSeen || []")
+            assert reasons == ["the base edge of cell 21 is red but cell 13's base edge is yellow"]
+            assert page.locator("#alert").is_hidden()
+            status = page.locator("#camera-status")
+            status.filter(has_text="demo finished").wait_for()
+            assert status.inner_text().startswith("source ended")
+            assert live_worker(server).frames == len(list(folder.glob("*.jpg")))  # type: ignore[union-attr]
         if max(expected.values()) > 100:
             leader = max(expected, key=lambda k: expected[k])
             assert page.locator(f'#totals .total[data-player="{leader}"] .lap').inner_text() == (
@@ -146,32 +180,37 @@ def test_page_follows_the_demo_to_its_end(tmp_path: Path, page: Any) -> None:
 
 
 def test_game_in_progress_with_camera_view(tmp_path: Path, page: Any) -> None:
+    """The tracker follows the sample game to its 15th move and waits; the page shows it."""
     folder, record = sample()
-    script = load_script(folder) if folder is not None else None
-    config: dict[str, Any] = {"DEMO": True, "DEMO_SPEED": 3600.0}  # fed by hand below
-    if folder is not None:
-        config["DEMO_DIR"] = str(folder)
-    else:
-        config["DEMO_DIR"] = str(tmp_path / "none")
+    tracked = folder is not None and (folder / "0000.jpg").is_file()
+    config: dict[str, Any] = {"DEMO": True, "DEMO_SPEED": 0.0 if tracked else 3600.0}
+    config["DEMO_DIR"] = str(folder) if folder is not None else str(tmp_path / "none")
     server = serve(tmp_path, **config)
     try:
-        events = list(script.events) if script is not None else []
-        if not events:
+        client = server.app.test_client()
+        if tracked:
+            live = live_worker(server)
+            deadline = time.monotonic() + 60
+            while len(client.get("/api/state").json["log"]) < 15:
+                assert time.monotonic() < deadline and live.running
+                time.sleep(0.01)
+            live.set_pace(3600.0)  # stop after this frame
+        else:
             from webui.demo import events_from_record
 
-            events = events_from_record(record)
-        for event in events[:14]:
-            server.api("/api/observe", event)
+            for event in events_from_record(record)[:14]:
+                server.api("/api/observe", event)
         page.goto(server.url + "/")
         page.locator("#letters-toggle").click()
         assert page.locator("svg#board .letter").first.is_visible()
         page.locator("svg#board .last").wait_for(state="attached")
-        state = server.app.test_client().get("/api/state").json
+        state = client.get("/api/state").json
         assert totals_on(page) == state["totals"]
         assert page.locator("#turn").inner_text() == f"{state['turn']} to play"
         assert page.locator("#bag").inner_text().startswith(str(state["bag"]))
-        if folder is not None:
-            page.locator("#camera-view img").wait_for(state="visible")
+        if tracked:
+            page.locator("#camera-view img.live").wait_for(state="visible")
+            assert page.locator("#camera-status").inner_text().startswith("tracking")
         shot(page, "game-in-progress.png")
         server.api("/api/observe", {"type": "status", "status": "board lost"})
         page.locator("#camera-status.board-lost").wait_for(state="visible")
