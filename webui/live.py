@@ -152,7 +152,11 @@ class LiveWorker:
             raise ValueError("the live worker follows the current game: start one first")
         self.table.on_pick = self._picked
         self.table.set_camera(
-            mode=self.mode, status="board lost", frame=None, view=VIEW_URL, message=LOOKING
+            mode=self.mode,
+            status="board lost",
+            frame=None,
+            view=VIEW_URL,
+            message=f"waiting for the first picture from {self.label}",
         )
         self._thread = threading.Thread(target=self._run, name="live", daemon=True)
         self._thread.start()
@@ -265,6 +269,8 @@ class LiveWorker:
     def _frame(self, name: str, frame: NDArray[np.uint8]) -> None:
         assert self.tracker is not None
         self.name = name
+        if self.frames == 0 and self.tracker.fit is None:
+            self._status(Status("board lost", LOOKING))
         self._take_picks(name)
         try:
             events = self.tracker.process(name, frame)

@@ -113,7 +113,12 @@ def test_sample_game_illegal_placement_shown_then_cleared(sample_run: Run) -> No
 
 def test_sample_game_statuses_reach_the_state(sample_run: Run) -> None:
     statuses = [camera for e, _, camera in sample_run.seen if e["type"] == "status"]
-    assert statuses[0]["status"] == "tracking" and "board found" in statuses[0]["message"]
+    assert statuses[0] == {
+        **statuses[0],
+        "status": "board lost",
+        "message": "looking for the board",
+    }
+    assert statuses[1]["status"] == "tracking" and "board found" in statuses[1]["message"]
     camera = sample_run.state["camera"]
     assert camera["status"] == "source ended" and camera["view"] == "/camera/live.jpg"
     assert "the game stays as it is" in camera["message"]
@@ -264,7 +269,10 @@ def test_tracker_events_reach_the_table(tmp_path: Path, api: Api, app: Flask) ->
         found: dict[str, Any] = wait_for(ready, what=name)
         return found
 
-    assert api.state()["camera"]["status"] == "board lost"
+    camera = api.state()["camera"]
+    assert camera["status"] == "board lost" and camera["message"].startswith(
+        "waiting for the first"
+    )
     feed("located", lambda s: s["camera"]["status"] == "tracking")
     feed("placed", lambda s: s["totals"]["Ann"] == 5)
     state = feed("unsure", lambda s: s["uncertain"] is not None)
