@@ -416,9 +416,10 @@ def render_view(frame: NDArray[np.uint8], tracker: Tracker | None, table: Table 
     """The frame, at most :data:`VIEW_WIDTH` wide, with the fitted lattice drawn, as JPEG."""
     h, w = frame.shape[:2]
     scale = min(1.0, VIEW_WIDTH / w)
-    out = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
-                                                interpolation=cv2.INTER_AREA)  # fmt: skip
-    if out is frame:
+    if scale < 1.0:
+        size = (round(w * scale), round(h * scale))
+        out = np.asarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    else:
         out = frame.copy()
     fit = tracker.fit if tracker is not None else None
     status = table.camera.status if table is not None else ""

@@ -132,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
     from werkzeug.serving import make_server
 
     from engine.errors import SpectrangleError
-    from vision.sources import FrameSource, SourceError, open_source
+    from vision.errors import SourceError
+    from vision.sources import FrameSource, open_source
     from webui.app import create_app, shutdown
     from webui.errors import StoreError
     from webui.security import new_pin

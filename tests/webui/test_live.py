@@ -36,7 +36,7 @@ from vision.track import (
 from webui import shutdown
 from webui.app import Services
 from webui.demo import DEFAULT_DIR
-from webui.live import LiveWorker, start_camera
+from webui.live import LiveWorker, render_view, start_camera
 
 pytestmark = pytest.mark.skipif(
     not (DEFAULT_DIR / "0000.jpg").is_file(), reason="the sample game's frames are not bundled"
@@ -182,6 +182,12 @@ def test_folder_with_unreadable_files_keeps_going(tmp_path: Path) -> None:
         assert state["camera"]["status"] == "source ended"
     finally:
         shutdown(app)
+
+
+def test_live_view_is_downscaled() -> None:
+    jpeg = render_view(np.full((1080, 1920, 3), 90, np.uint8), None, None)
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (540, 960, 3)
 
 
 # -- every tracker event, from a scripted tracker -------------------------------------------------
