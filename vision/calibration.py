@@ -63,8 +63,8 @@ from vision.rectify import (
     BoardFit,
     Lens,
     Pyramid,
-    homography_from_corners,
     match_offsets,
+    perspective_search,
     plausible,
     px_per_unit,
     refine,
@@ -584,27 +584,7 @@ def fit_from_corners(
     if area < 400:
         raise CalibrationError("the three corners do not make a triangle", pts.tolist())
     pyr = Pyramid(frame_bgr, rcfg)
-    ppu = 10
-    sc = scorer(ppu, rcfg)
-    best_g, best_score = (0.0, 0.0), -1.0
-    step = cfg.corner_search_step
-    grid = [(gx * step, gy * step) for gx in range(-4, 5) for gy in range(-4, 5)]
-    for _ in range(3):
-        for g in grid:
-            h = homography_from_corners(pts, PLAY_CORNERS, g)
-            if not plausible(h, rcfg):
-                continue
-            value, valid, _ = sample_canvas(pyr, h, ppu)
-            score = sc.total(value, valid)
-            if score > best_score:
-                best_g, best_score = g, score
-        step /= 3
-        grid = [
-            (best_g[0] + gx * step, best_g[1] + gy * step)
-            for gx in range(-2, 3)
-            for gy in range(-2, 3)
-        ]
-    h0 = homography_from_corners(pts, PLAY_CORNERS, best_g)
+    h0 = perspective_search(pyr, pts, rcfg, PLAY_CORNERS, cfg.corner_search_step, True)
     lens0 = Lens.none(frame_bgr.shape)
     try:
         h, lens, errors = refine(pyr, h0, rcfg, lens0)

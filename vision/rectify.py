@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 
 from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError
+from vision.locate import relative_value
 from vision.model import (
     CENTRE,
     CENTROIDS,
@@ -277,15 +278,7 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
     and a lit table) saturates at 1: tiles then match by their outline, not by how
     bright their sectors happen to be.
     """
-    value = value_channel(frame_bgr)
-    h, w = value.shape
-    k = max(3, int(cfg.illumination_window * max(h, w)) | 1)
-    small = cv2.resize(value, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    ks = max(3, (k // 4) | 1)
-    ref = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ks, ks)))
-    ref = cv2.blur(ref, (ks, ks))
-    ref = np.maximum(cv2.resize(ref, (w, h), interpolation=cv2.INTER_LINEAR), 24.0)
-    rel = value / ref
+    rel, _ = relative_value(frame_bgr, cfg)
     lo = float(np.percentile(rel[::4, ::4], 5))
     return np.clip((rel - lo - cfg.contrast_floor) / cfg.contrast_span, 0.0, 1.0).astype(np.float32)
 
@@ -361,13 +354,23 @@ def homography_from_corners(
     return np.vstack([affine, [0.0, 0.0, 1.0]]) @ p
 
 
-def perspective_search(pyr: Pyramid, corners_img: FloatArray, cfg: ReaderConfig) -> FloatArray:
-    """Search the perspective that best fits the lattice, the outline's corners fixed."""
-    board = outer_corners(cfg.band_width)
+def perspective_search(
+    pyr: Pyramid,
+    corners_img: FloatArray,
+    cfg: ReaderConfig,
+    corners_board: FloatArray | None = None,
+    step: float = 0.03,
+    only_plausible: bool = False,
+) -> FloatArray:
+    """Search the perspective that best fits the lattice, three corners fixed.
+
+    ``corners_board`` are the board-plane points seen at ``corners_img``: by default the
+    outline's corners (the band's outer edge); the playing triangle's for clicked corners.
+    """
+    board = outer_corners(cfg.band_width) if corners_board is None else corners_board
     ppu = 10
     sc = scorer(ppu, cfg)
     best_g, best_score = (0.0, 0.0), -1.0
-    step = 0.03
     # |g| up to ~0.12 per unit covers 50 degrees of tilt with the board filling the frame.
     grid = [
         (gx * step, gy * step)
@@ -378,6 +381,8 @@ def perspective_search(pyr: Pyramid, corners_img: FloatArray, cfg: ReaderConfig)
     for _ in range(2):
         for g in grid:
             h = homography_from_corners(corners_img, board, g)
+            if only_plausible and not plausible(h, cfg):
+                continue
             value, valid, _ = sample_canvas(pyr, h, ppu)
             score = sc.total(value, valid)
             if score > best_score:
