@@ -71,26 +71,37 @@ class Run:
 
 @pytest.fixture(scope="module")
 def sample_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
-    """The whole sample game through the live worker at full speed (no pacing)."""
-    app = make_app(tmp_path_factory.mktemp("live") / "games.sqlite3")
-    table = services(app).table
+    """The whole sample game through the live worker at full speed (no pacing), in two
+    halves: the server is restarted after frame 99 and the second half resumes the game."""
+    tmp = tmp_path_factory.mktemp("live")
+    halves = [tmp / "first", tmp / "second"]
+    for folder in halves:
+        folder.mkdir()
+    for path in sorted(DEFAULT_DIR.glob("*.jpg")):
+        (halves[int(path.stem) >= 100] / path.name).symlink_to(path)
     seen: list[tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]] = []
-    observe = table.observe
-
-    def recording(event: Any) -> Any:
-        outcome = observe(event)
-        seen.append((dict(event), table.alert(), dict(table.state()["camera"])))
-        return outcome
-
-    table.observe = recording  # type: ignore[method-assign]
     started = time.monotonic()
-    worker = start_camera(table, str(DEFAULT_DIR), ["Ann", "Bob"])
-    services(app).live = worker
-    try:
-        assert worker.join(timeout=90), "the sample game was not followed to its end"
-        yield Run(table.state(), seen, time.monotonic() - started, worker.frames)
-    finally:
-        shutdown(app)
+    frames = 0
+    for half, names in zip(halves, (["Ann", "Bob"], None), strict=True):
+        app = make_app(tmp / "games.sqlite3")
+        try:
+            table = services(app).table
+            observe = table.observe
+
+            def recording(event: Any, table: Any = table, observe: Any = observe) -> Any:
+                outcome = observe(event)
+                seen.append((dict(event), table.alert(), dict(table.state()["camera"])))
+                return outcome
+
+            table.observe = recording  # type: ignore[method-assign]
+            worker = start_camera(table, str(half), names)  # names: a new game, else resumed
+            services(app).live = worker
+            assert worker.join(timeout=60), f"{half.name} half not followed to its end"
+            frames += worker.frames
+            state = table.state()
+        finally:
+            shutdown(app)
+    yield Run(state, seen, time.monotonic() - started, frames)
 
 
 def test_sample_game_totals_match_the_record_before_the_hands(sample_run: Run) -> None:
@@ -98,6 +109,7 @@ def test_sample_game_totals_match_the_record_before_the_hands(sample_run: Run) -
     expected = score_record(dataclasses.replace(data, remaining=None)).totals
     assert sample_run.state["totals"] == expected
     assert sample_run.frames == len(open_source(str(DEFAULT_DIR)))
+    assert sample_run.state["game"]["id"] == 1  # the second half resumed the game
     assert sample_run.seconds < 60
 
 
