@@ -30,6 +30,7 @@ class ReaderConfig:
     min_outline_support: float
     outline_candidates: int
     enough_lattice_points: int
+    extra_refines: int
     illumination_window: float
     min_board_area_fraction: float
     min_triangle_fill: float

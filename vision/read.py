@@ -463,12 +463,16 @@ class BoardReader:
     def _white_point(
         self, discs: list[FloatArray], sectors: list[FloatArray], black: FloatArray
     ) -> FloatArray:
-        """White from the numerals: the brightest pixels of the discs, per channel."""
+        """White from the numerals: the whitest pixels of the discs, per channel.
+
+        "Whitest" is judged by the weakest channel: a yellow or red sector caught at the
+        disc's edge can be as bright as the numeral in its strongest channel, never in all.
+        """
         bright_px = []
         for d in discs:
             if len(d) < 4:
                 continue
-            v = d.max(axis=1)
+            v = d.min(axis=1)
             bright_px.append(d[v >= np.percentile(v, 90)])
         if bright_px:
             px = np.concatenate(bright_px)

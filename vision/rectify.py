@@ -577,9 +577,18 @@ def fit_board(frame_bgr: NDArray[np.uint8], corners_img: FloatArray, cfg: Reader
     h = perspective_search(pyr, corners_img, cfg)
     h, lens, errors = refine(pyr, h, cfg, lens)
     h, moved = verify_shifts(pyr, h, cfg, lens)
-    if moved:
-        log.debug("lattice moved by whole cells; refining again")
-        h, lens, errors = refine(pyr, h, cfg, lens)
+    for attempt in range(cfg.extra_refines):
+        if not (moved and attempt == 0) and len(errors) >= cfg.enough_lattice_points:
+            break
+        # Cells far from the first guess are found once the fit has improved elsewhere.
+        log.debug("refining again (moved=%s, %d points)", moved, len(errors))
+        try:
+            h2, lens2, errors2 = refine(pyr, h, cfg, lens)
+        except BoardNotFoundError:
+            break
+        if not (moved and attempt == 0) and len(errors2) <= len(errors):
+            break
+        h, lens, errors = h2, lens2, errors2
     rms = float(np.sqrt(np.mean(errors**2))) if len(errors) else float("inf")
     scale = px_per_unit(h)
     fit = BoardFit(h, np.zeros((3, 2)), rms, rms / scale, len(errors), lens)
