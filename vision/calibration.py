@@ -962,13 +962,15 @@ def check_fit(
     frame_bgr = check_frame(frame_bgr)
     h, w = frame_bgr.shape[:2]
     if (w, h) != tuple(profile.frame_size):
-        return FitCheck(
-            False,
+        reason = (
             f"the frame is {w}x{h} but the profile was made at "
-            f"{profile.frame_size[0]}x{profile.frame_size[1]}",
-            0.0,
-            profile.lattice_score,
+            f"{profile.frame_size[0]}x{profile.frame_size[1]}"
         )
+        try:
+            located: BoardFit | None = reader.locate(frame_bgr)
+        except BoardNotFoundError:
+            located = None
+        return FitCheck(False, reason, 0.0, profile.lattice_score, None, located)
     rcfg = reader.config
     pyr = Pyramid(frame_bgr, rcfg)
     score = lattice_score(frame_bgr, profile.fit, rcfg, cfg.score_ppu, pyr)

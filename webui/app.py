@@ -20,7 +20,7 @@ from flask import Flask, current_app
 from webui import errors, security
 from webui.broadcast import Broadcaster
 from webui.demo import DemoPlayer, DemoScript, start_demo
-from webui.live import LiveWorker, start_camera
+from webui.live import LiveCalibration, LiveWorker, start_camera
 from webui.session import Table
 from webui.store import Store
 
@@ -35,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "DEMO_TRACKER": True,  # follow the demo's frames with the tracker (else play events back)
     "LIVE_SOURCE": None,  # a camera, video, folder or URL (spec or opened source) to track
     "LIVE_PLAYERS": None,  # names for a new tracked game (default: resume the last one)
+    "LIVE_CALIBRATION": None,  # the live camera's calibration profile (a path or LiveCalibration)
     "HEARTBEAT": 15.0,  # seconds between SSE heartbeats
     "MAX_LISTENERS": 64,
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
@@ -87,7 +88,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(calibration.bp)
 
     if app.config["LIVE_SOURCE"] is not None:
-        services.live = start_camera(table, app.config["LIVE_SOURCE"], app.config["LIVE_PLAYERS"])
+        calibration = app.config["LIVE_CALIBRATION"]
+        if calibration is not None and not isinstance(calibration, LiveCalibration):
+            calibration = LiveCalibration.load(calibration)
+        services.live = start_camera(
+            table, app.config["LIVE_SOURCE"], app.config["LIVE_PLAYERS"], calibration
+        )
     elif app.config["DEMO"]:
         start_demo(services, app.config)
     else:

@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from vision.errors import BoardNotFoundError, VisionError
 from webui.errors import InputError, NotFoundError, WebError
+from webui.live import LiveWorker
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
@@ -62,7 +63,11 @@ class Desk:
             "source": current_app.config.get("CALIBRATION_SOURCE"),
             "found": self.result is not None,
             "manual": self.corners is not None,
+            "live": None,
         }
+        worker = live_worker()
+        if worker is not None:
+            out["live"] = worker.calibration.state()
         if self.frame is not None:
             h, w = self.frame.shape[:2]
             out["width"], out["height"] = w, h
@@ -73,6 +78,13 @@ class Desk:
             out["points"] = fit.points
             out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in fit.corners]
         return out
+
+
+def live_worker() -> LiveWorker | None:
+    """The live camera's worker, when the server tracks one."""
+    services = current_app.extensions.get("spectrangle")
+    worker = getattr(services, "live", None)
+    return worker if isinstance(worker, LiveWorker) else None
 
 
 def desk() -> Desk:

@@ -13,8 +13,16 @@ page, which the camera cannot see). The tracker's own game only helps it read ti
 
 The latest frame, with the fitted lattice drawn over it, is kept as JPEG bytes (at most
 :data:`VIEW_FPS` encodes a second, at most :data:`VIEW_WIDTH` pixels wide) and served at
-``/camera/live.jpg``. Nothing the worker meets stops the server: errors are logged and shown
+``/camera/live.jpg``; the latest raw frame is kept too (:meth:`LiveWorker.latest`, for the
+calibration page). Nothing the worker meets stops the server: errors are logged and shown
 as the camera status, and a source that ends leaves the game as it is ("source ended").
+
+With a calibration profile (:class:`LiveCalibration`) the tracker reads with the profile's
+colours; on the first frames the profile's fit is checked against the camera's picture and
+given to the tracker (no search for the board), or, when the board has moved since, re-fitted
+and saved ("calibration redone"). Every accepted placement teaches the profile's colours
+(:func:`vision.calibration.learn`), saved every :data:`LEARN_SAVE_EVERY` placements, so a lamp
+switched on mid-game is followed.
 """
 
 from __future__ import annotations
@@ -35,7 +43,8 @@ from numpy.typing import NDArray
 from engine import Placement
 from engine.errors import SpectrangleError
 from engine.game import Game, Place
-from vision.errors import VisionError
+from vision.calibration import Profile, learn, load_profile, reader_for, refresh, save_profile
+from vision.errors import CalibrationError, VisionError
 from vision.model import VERTICES
 from vision.read import BoardReader
 from vision.sources import FrameSource, open_source
@@ -62,12 +71,90 @@ VIEW_URL = "/camera/live.jpg"
 JPEG_QUALITY = 80
 LOOKING = "looking for the board"
 
+LEARN_SAVE_EVERY = 5  # accepted placements between saves of the learned profile
+RECHECK_FRAMES = 10  # frames between tries to match the profile while the board is not seen
+
 TrackerFactory = Callable[[Game], Tracker]
 
 
-def default_tracker(game: Game, fps: float | None = None) -> Tracker:
-    """A tracker that follows ``game`` (a copy of the table's game) from its current board."""
-    tracker = Tracker(BoardReader(), players=game, config=TrackerConfig.load(), fps=fps)
+class LiveCalibration:
+    """The calibration profile of the live camera, as the worker uses and updates it.
+
+    ``profile`` None: no calibration (``error`` says why when a profile was refused). The
+    worker checks the profile on the first frames (``checked``), re-fits it when stale
+    (``redone``), and teaches it every accepted placement (``learned``), saving it to
+    ``path`` every ``save_every`` placements (``saves``) and when the source ends.
+    """
+
+    def __init__(
+        self,
+        profile: Profile | None = None,
+        path: str | Path | None = None,
+        error: str = "",
+        save_every: int = LEARN_SAVE_EVERY,
+    ) -> None:
+        self.profile = profile
+        self.path = Path(path) if path is not None else None
+        self.error = error
+        self.save_every = max(1, save_every)
+        self.lock = threading.Lock()
+        self.checked = False
+        self.redone = 0
+        self.learned = 0
+        self.unsaved = 0
+        self.saves = 0
+        self.note = "" if profile is not None else (error or "no calibration profile")
+
+    @classmethod
+    def load(cls, path: str | Path | None, required: bool = True) -> LiveCalibration:
+        """The profile at ``path``; a missing file is an error only when ``required`` (a
+        corrupt or foreign one always is: logged, and the camera runs without calibration)."""
+        if path is None:
+            return cls()
+        path = Path(path)
+        if not path.exists() and not required:
+            return cls(None, path)
+        try:
+            return cls(load_profile(path), path)
+        except CalibrationError as exc:
+            log.warning("%s; tracking without calibration", exc)
+            return cls(None, path, f"{exc}; tracking without calibration")
+
+    def save(self) -> None:
+        """Write the profile (when it has a path); errors are logged, never raised."""
+        with self.lock:
+            profile, path = self.profile, self.path
+            self.unsaved = 0
+        if profile is None or path is None:
+            return
+        try:
+            save_profile(profile, path)
+            self.saves += 1
+        except OSError as exc:
+            log.warning("live: cannot save the calibration profile %s: %s", path, exc)
+
+    def state(self) -> dict[str, Any]:
+        """For the calibration page."""
+        return {
+            "path": None if self.path is None else str(self.path),
+            "active": self.profile is not None,
+            "error": self.error,
+            "checked": self.checked,
+            "redone": self.redone,
+            "learned": self.learned,
+            "saves": self.saves,
+            "note": self.note,
+        }
+
+
+def default_tracker(
+    game: Game, fps: float | None = None, profile: Profile | None = None
+) -> Tracker:
+    """A tracker that follows ``game`` (a copy of the table's game) from its current board,
+    reading with the calibration ``profile``'s colours when there is one (its fit is given
+    to the tracker by the worker once checked against the camera's picture)."""
+    reader = reader_for(profile, BoardReader())
+    tracker = Tracker(reader, players=game, config=TrackerConfig.load(), fps=fps)
     # A resumed game: the tiles already recorded are on the board, not new.
     tracker.physical = {p.index: p for p in game.board.placements}
     return tracker
@@ -120,6 +207,7 @@ class LiveWorker:
         label: str = "",
         finish: Mapping[str, Sequence[int]] | None = None,
         tracker_factory: TrackerFactory | None = None,
+        calibration: LiveCalibration | None = None,
     ) -> None:
         self.table = table
         self.source = source
@@ -127,7 +215,11 @@ class LiveWorker:
         self.mode = mode
         self.label = label or repr(source)
         self.finish = finish
-        self.tracker_factory = tracker_factory or (lambda g: default_tracker(g, source.fps))
+        self.calibration = calibration or LiveCalibration()
+        self.tracker_factory = tracker_factory or (
+            lambda g: default_tracker(g, source.fps, self.calibration.profile)
+        )
+        self._latest: tuple[str, NDArray[np.uint8]] | None = None
         self.tracker: Tracker | None = None
         self.game_id: int | None = None
         self.frames = 0
@@ -151,12 +243,15 @@ class LiveWorker:
         if self.game_id is None:
             raise ValueError("the live worker follows the current game: start one first")
         self.table.on_pick = self._picked
+        message = f"waiting for the first picture from {self.label}"
+        if self.calibration.error:
+            message += f" ({self.calibration.error})"
         self.table.set_camera(
             mode=self.mode,
             status="board lost",
             frame=None,
             view=VIEW_URL,
-            message=f"waiting for the first picture from {self.label}",
+            message=message,
         )
         self._thread = threading.Thread(target=self._run, name="live", daemon=True)
         self._thread.start()
@@ -201,6 +296,11 @@ class LiveWorker:
         with self._view_lock:
             return self._jpeg
 
+    def latest(self) -> tuple[str, NDArray[np.uint8]] | None:
+        """The latest frame as it came from the source (name, BGR), or None before the first."""
+        with self._view_lock:
+            return self._latest
+
     # -- the thread -------------------------------------------------------------------------
 
     def _run(self) -> None:
@@ -217,12 +317,14 @@ class LiveWorker:
                     return
             if self._stop.is_set():
                 return
+            self._save_learned()
             self.ended = True
             self._ended()
         except Exception as exc:  # the worker never takes the server down
             log.exception("live tracking stopped")
             self._status(Status("camera error", f"tracking stopped: {exc}"))
         finally:
+            self._save_learned()
             self.source.close()
 
     def _new_tracker(self) -> Tracker | None:
@@ -269,9 +371,19 @@ class LiveWorker:
     def _frame(self, name: str, frame: NDArray[np.uint8]) -> None:
         assert self.tracker is not None
         self.name = name
+        with self._view_lock:
+            self._latest = (name, frame)
         if self.frames == 0 and self.tracker.fit is None:
             self._status(Status("board lost", LOOKING))
         self._take_picks(name)
+        cal = self.calibration
+        if (
+            cal.profile is not None
+            and not cal.checked
+            and self.tracker.fit is None
+            and self.frames % RECHECK_FRAMES == 0
+        ):
+            self._match_profile(name, frame)
         try:
             events = self.tracker.process(name, frame)
         except VisionError as exc:  # one bad frame never stops the game
@@ -284,11 +396,105 @@ class LiveWorker:
             events = []
         for event in events:
             self._apply(event)
+            self._calibrate_after(event, frame)
         now = time.monotonic()
         if events or now - self._view_at >= 1.0 / VIEW_FPS:
             self._view_at = now
             self._draw(frame)
         self.frames += 1  # counted once the frame's events are with the table
+
+    # -- calibration --------------------------------------------------------------------------
+
+    def _board_reader(self) -> BoardReader | None:
+        reader = self.tracker.reader if self.tracker is not None else None
+        return reader if isinstance(reader, BoardReader) else None
+
+    def _refresh(self, frame: NDArray[np.uint8]) -> tuple[bool, str] | None:
+        """Check the profile against this frame, re-fitting (and saving) it when stale.
+
+        (whether it was redone, why) or None when the board is not to be seen.
+        """
+        cal, reader = self.calibration, self._board_reader()
+        if cal.profile is None or reader is None:
+            return None
+        try:
+            profile, check = refresh(cal.profile, frame, reader)
+        except VisionError as exc:
+            log.info("live: the calibration could not be checked: %s", exc)
+            return None
+        if check.fresh:
+            return False, check.reason
+        if profile is cal.profile:  # stale, and no board to re-fit to
+            log.info("live: calibration stale, no board to re-fit: %s", check.reason)
+            return None
+        with cal.lock:
+            cal.profile = profile
+            cal.redone += 1
+            cal.note = f"calibration redone: {check.reason}"
+        log.info("live: calibration redone (%s)", check.reason)
+        cal.save()
+        return True, check.reason
+
+    def _match_profile(self, name: str, frame: NDArray[np.uint8]) -> None:
+        """The first frames: the profile's fit, checked (or re-fitted), given to the tracker."""
+        assert self.tracker is not None
+        started = time.monotonic()
+        outcome = self._refresh(frame)
+        cal = self.calibration
+        if outcome is None or cal.profile is None:
+            return
+        redone, reason = outcome
+        self.tracker._set_fit(name, cal.profile.fit, frame)
+        cal.checked = True
+        if redone:
+            message = f"calibration redone ({reason}); tracking"
+        else:
+            cal.note = "the board is where the calibration has it"
+            message = "board found where the calibration has it; tracking"
+        log.info("live: %s (%.2f s)", message, time.monotonic() - started)
+        self._status(Status("tracking", message))
+
+    def _calibrate_after(self, event: Event, frame: NDArray[np.uint8]) -> None:
+        cal = self.calibration
+        if cal.profile is None:
+            return
+        if isinstance(event, Located):
+            # Found by the tracker itself (the first time, or after the board moved).
+            if event.moved or not cal.checked:
+                cal.checked = True
+                outcome = self._refresh(frame)
+                if outcome is not None and outcome[0]:
+                    self._status(Status("tracking", f"calibration redone ({outcome[1]})"))
+        elif isinstance(event, Placed) and event.legal:
+            self._learn(event, frame)
+
+    def _learn(self, event: Placed, frame: NDArray[np.uint8]) -> None:
+        """Teach the profile the colours of an accepted placement; save now and then."""
+        cal, reader = self.calibration, self._board_reader()
+        if cal.profile is None or reader is None or self.tracker is None:
+            return
+        with self.table.lock:
+            game = self.table.game
+            if game is None or game.board[event.placement.index] != event.placement:
+                return  # not accepted by the table
+        try:
+            profile = learn(cal.profile, frame, reader, [event.placement], self.tracker.fit)
+        except VisionError as exc:
+            log.info("live: nothing learned from %s: %s", event.placement, exc)
+            return
+        reader_for(profile, reader)
+        with cal.lock:
+            cal.profile = profile
+            cal.learned += 1
+            cal.unsaved += 1
+            due = cal.unsaved >= cal.save_every
+        if due:
+            cal.save()
+            log.info("live: calibration colours learned from %d placements; saved", cal.learned)
+
+    def _save_learned(self) -> None:
+        if self.calibration.unsaved:
+            self.calibration.save()
 
     def _ended(self) -> None:
         self._take_picks(self.name)
@@ -456,16 +662,17 @@ def start_camera(
     table: Table,
     source: FrameSource | str,
     players: Sequence[str] | None = None,
+    calibration: LiveCalibration | None = None,
 ) -> LiveWorker:
     """Follow a game at the table: ``players`` start a new game, else the last unfinished one
-    is resumed (or a new game of two players is started)."""
+    is resumed (or a new game of two players is started); with a ``calibration`` profile."""
     if isinstance(source, str):
         source = open_source(source)
     if players:
         table.new_game(list(players), first=0, source="camera")
     elif table.resume_latest() is None:
         table.new_game(["Player 1", "Player 2"], first=0, source="camera")
-    worker = LiveWorker(table, source, mode="camera", label=repr(source))
+    worker = LiveWorker(table, source, mode="camera", label=repr(source), calibration=calibration)
     worker.start()
     return worker
 

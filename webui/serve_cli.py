@@ -3,8 +3,10 @@
 Without a camera it follows the bundled sample game live through the tracker (``--no-demo``
 for a game scored by hand). With ``--camera N`` or ``--source VIDEO|FOLDER|URL`` it scores a
 real game at the table: a new game of ``--names``/``--players``, else the last unfinished
-game is resumed. On 127.0.0.1 only this machine can reach it; with ``--host 0.0.0.0`` phones
-at the table can watch, and changing the game from them needs the table PIN printed here.
+game is resumed, read with the calibration profile (``--calibration FILE``, by default
+``calibration/profile.json`` when it exists). On 127.0.0.1 only this machine can reach it;
+with ``--host 0.0.0.0`` phones at the table can watch, and changing the game from them needs
+the table PIN printed here.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import sys
 from pathlib import Path
 
 log = logging.getLogger(__name__)
+
+DEFAULT_PROFILE_PATH = Path("calibration") / "profile.json"
 
 
 def default_db() -> Path:
@@ -109,6 +113,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(default: resume the last unfinished game, else two players)",
     )
     parser.add_argument(
+        "--calibration",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="with --camera/--source: the calibration profile to track with "
+        "(default calibration/profile.json if it exists); the calibration page saves there",
+    )
+    parser.add_argument(
         "--pin", type=_pin, default=None, help="table PIN (4-6 digits; default random off loopback)"
     )
 
@@ -158,6 +170,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"spectrangle serve: {exc}", file=sys.stderr)
             return 2
 
+    calibration = None
+    profile_path = args.calibration or DEFAULT_PROFILE_PATH
+    if source is not None:
+        from webui.live import LiveCalibration
+
+        calibration = LiveCalibration.load(profile_path, required=args.calibration is not None)
+        if calibration.error:
+            print(f"spectrangle serve: {calibration.error}", file=sys.stderr)
+
     if logging.getLogger().getEffectiveLevel() > logging.INFO:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     remote = not is_loopback(args.host)
@@ -173,6 +194,8 @@ def run(args: argparse.Namespace) -> int:
                 "DEMO_DIR": str(args.demo_dir) if args.demo_dir else None,
                 "LIVE_SOURCE": source,
                 "LIVE_PLAYERS": players,
+                "LIVE_CALIBRATION": calibration,
+                "CALIBRATION_PATH": str(profile_path),
             }
         )
     except (StoreError, SpectrangleError) as exc:
@@ -192,6 +215,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"Spectrangle score page: http://{shown}:{server.port}/  (games in {db})", flush=True)
     if source is not None:
         print(f"Tracking {source!r}", flush=True)
+        if calibration is not None and calibration.profile is not None:
+            print(f"Calibration: {profile_path}", flush=True)
     if pin:
         print(f"Table PIN: {pin}  (needed to change the game from another device)", flush=True)
     try:

@@ -5,6 +5,7 @@ the mapping of every tracker event is checked with a scripted tracker."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import queue
 import shutil
 import time
@@ -358,3 +359,111 @@ def test_live_source_config_starts_a_named_game(tmp_path: Path) -> None:
         assert state["game"]["players"] == ["Ann", "Cy"]
     finally:
         shutdown(app)
+
+
+# -- the calibration profile -------------------------------------------------------------------
+
+
+def test_stale_profile_is_redone_and_learned_colours_saved(tmp_path: Path) -> None:
+    """A profile from another board position: re-fitted on the first frame and saved; every
+    accepted placement teaches its colours, saved every five placements."""
+    from vision.calibration import calibrate, load_profile
+    from vision.read import load_image
+    from vision.rectify import BoardFit
+    from webui.live import LiveCalibration
+
+    profile = calibrate([load_image(str(DEFAULT_DIR / "0000.jpg"))]).profile
+    fit = profile.fit
+    shift = np.array([[1.0, 0.0, 35.0], [0.0, 1.0, -20.0], [0.0, 0.0, 1.0]])
+    moved = BoardFit(
+        shift @ fit.homography,
+        fit.corners + np.array([35.0, -20.0]),
+        fit.residual_px,
+        fit.residual_units,
+        fit.points,
+        fit.lens,
+    )
+    stale = dataclasses.replace(profile, fit=moved)
+    path = tmp_path / "cal" / "profile.json"
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for n in range(100):
+        (folder / f"{n:04d}.jpg").symlink_to(DEFAULT_DIR / f"{n:04d}.jpg")
+    app = make_app(tmp_path / "games.sqlite3")
+    try:
+        table = services(app).table
+        table.new_game(["Ann", "Bob"], first=0)
+        calibration = LiveCalibration(stale, path)
+        worker = LiveWorker(table, open_source(str(folder)), calibration=calibration)
+        services(app).live = worker
+        worker.start()
+        assert worker.join(timeout=60)
+        state = table.state()
+        assert calibration.redone == 1 and calibration.checked
+        assert "calibration redone" in calibration.note
+        assert calibration.learned >= 10 and calibration.saves >= 3
+        saved = load_profile(path)
+        truth = np.array(json.loads((DEFAULT_DIR / "0000.json").read_text())["corners"])
+        got = saved.fit.corners
+        assert min(np.abs(np.roll(got, -k, axis=0) - truth).max() for k in range(3)) < 3.0
+        assert sum(saved.samples.values()) >= 3 * calibration.learned - 3
+        assert all(n > 0 for n in saved.samples.values())
+        assert state["totals"] == {"Ann": 68, "Bob": 52}  # as without calibration
+        state_json = app.test_client().get("/api/calibration").json
+        assert state_json["live"]["redone"] == 1 and state_json["live"]["active"]
+    finally:
+        shutdown(app)
+
+
+def test_a_fresh_profile_gives_the_tracker_its_fit(tmp_path: Path) -> None:
+    from vision.calibration import calibrate, save_profile
+    from vision.read import load_image
+
+    profile = calibrate([load_image(str(DEFAULT_DIR / "0000.jpg"))]).profile
+    path = save_profile(profile, tmp_path / "p.json")
+    folder = frames_folder(tmp_path, 4)
+    app = make_app(tmp_path / "g.sqlite3", LIVE_SOURCE=str(folder), LIVE_CALIBRATION=str(path))
+    try:
+        live = services(app).live
+        assert live is not None and live.join(timeout=20)
+        assert live.calibration.checked and live.calibration.redone == 0
+        assert live.tracker is not None and live.tracker.stats.locates == 0  # no search
+        assert live.tracker.fit is not None
+        assert np.allclose(live.tracker.fit.homography, profile.fit.homography)
+    finally:
+        shutdown(app)
+
+
+@pytest.mark.parametrize(
+    ("content", "required", "message"),
+    [
+        (b"{not json", True, "corrupt calibration profile"),
+        (b'{"kind": "other"}', False, "not a spectrangle calibration profile"),
+        (None, True, "cannot read calibration profile"),
+        (None, False, ""),
+    ],
+)
+def test_corrupt_foreign_or_missing_profiles_mean_no_calibration(
+    tmp_path: Path, content: bytes | None, required: bool, message: str
+) -> None:
+    from webui.live import LiveCalibration
+
+    path = tmp_path / "profile.json"
+    if content is not None:
+        path.write_bytes(content)
+    calibration = LiveCalibration.load(path, required=required)
+    assert calibration.profile is None
+    assert message in calibration.error
+    if message:
+        assert "without calibration" in calibration.error
+        folder = frames_folder(tmp_path, 3)
+        app = make_app(
+            tmp_path / "g.sqlite3", LIVE_SOURCE=str(folder), LIVE_CALIBRATION=calibration
+        )
+        try:
+            live = services(app).live
+            assert live is not None and live.join(timeout=20) and live.frames == 3
+            state = app.test_client().get("/api/calibration").json
+            assert message in state["live"]["error"]
+        finally:
+            shutdown(app)
