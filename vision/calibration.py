@@ -52,6 +52,7 @@ from vision.model import (
     CENTRE,
     CENTROIDS,
     PLAY_CORNERS,
+    VERTICES,
     Canvas,
     FloatArray,
     canonical_order,
@@ -511,6 +512,94 @@ def learn(
     return replace(profile, prototypes=protos, samples=counts)
 
 
+@dataclass(frozen=True)
+class Teaching:
+    """Colours taught by showing tiles to the camera (:func:`teach`): the profile with the
+    prototypes of every colour seen enough, and the samples gathered so far (kept across
+    calls: lay more tiles and teach again)."""
+
+    profile: Profile
+    samples: Mapping[Colour, Sequence[FloatArray]] = field(repr=False)
+    needed: int
+
+    def count(self, colour: Colour) -> int:
+        return len(self.samples.get(colour, ()))
+
+    @property
+    def missing(self) -> tuple[Colour, ...]:
+        return tuple(c for c in TILE_COLOURS if self.count(c) < self.needed)
+
+    def message(self, colour: Colour) -> str:
+        n = self.count(colour)
+        if n >= self.needed:
+            return f"{colour.value}: learned from {n} tile edges"
+        if n == 0:
+            return f"{colour.value}: not seen yet: lay a tile with {colour.value} on the board"
+        return (
+            f"{colour.value}: seen on {n} tile edge(s), {self.needed} needed: "
+            f"lay another tile with {colour.value} on the board"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "missing": [c.value for c in self.missing],
+            "colours": [
+                {
+                    "colour": c.value,
+                    "samples": self.count(c),
+                    "missing": c in self.missing,
+                    "message": self.message(c),
+                }
+                for c in TILE_COLOURS
+            ],
+        }
+
+
+def teach(
+    profile: Profile,
+    frames: Iterable[NDArray[np.uint8]],
+    reader: BoardReader | None = None,
+    previous: Teaching | None = None,
+    config: CalibrationConfig | None = None,
+) -> Teaching:
+    """Learn the colour prototypes from the tiles on the board (showing tiles on request).
+
+    The tiles the reader reads confidently under the profile's fit (each edge a sample of
+    its colour) are pooled with ``previous``'s; each colour seen on at least
+    ``learn_min_samples`` edges gets the median of its samples as its prototype, the
+    others keep theirs and are named by :attr:`Teaching.missing`.
+    """
+    cfg = config or default_calibration_config()
+    reader = reader_for(profile, reader)
+    pooled: dict[Colour, list[FloatArray]] = {
+        c: list(v) for c, v in (previous.samples if previous is not None else {}).items()
+    }
+    for frame in frames:
+        frame = check_frame(frame)
+        try:
+            found = colour_samples(reader, frame, profile.fit, None, cfg.learn_min_confidence)
+        except VisionError as exc:
+            log.info("teach: a frame could not be read: %s", exc)
+            continue
+        for colour, values in found.items():
+            pooled.setdefault(colour, []).extend(values)
+    protos = dict(profile.prototypes)
+    counts = dict(profile.samples)
+    for colour, values in pooled.items():
+        if len(values) >= cfg.learn_min_samples:
+            v = np.median(np.array(values), axis=0)
+            protos[colour] = (float(v[0]), float(v[1]), float(v[2]))
+            counts[colour] = len(values)
+    taught = replace(profile, prototypes=protos, samples=counts)
+    result = Teaching(taught, pooled, cfg.learn_min_samples)
+    log.info(
+        "taught colours: %s; missing %s",
+        {c.value: result.count(c) for c in TILE_COLOURS},
+        [c.value for c in result.missing] or "none",
+    )
+    return result
+
+
 # ----------------------------------------------------------------------------- geometry
 
 
@@ -559,18 +648,67 @@ def _fit_of(h: FloatArray, lens: Lens, errors: FloatArray) -> BoardFit:
     return BoardFit(h, corners, rms, rms / scale, len(errors), lens)
 
 
+PointPair = tuple[Sequence[float], Sequence[float]]  # (board (u, v), frame (x, y))
+
+
+def lattice_vertices() -> FloatArray:
+    """The board's lattice vertices (every cell corner, the centre among them), (N, 2)."""
+    return np.unique(np.vstack([VERTICES.reshape(-1, 2), CENTRE[None]]).round(9), axis=0)
+
+
+def _homography_from_points(
+    corners: FloatArray, points: Sequence[PointPair]
+) -> tuple[FloatArray, FloatArray]:
+    """The homography through the three corners (given in the order of ``PLAY_CORNERS``) and
+    the extra (board, frame) point pairs; (homography, canonically ordered corners).
+
+    The corners are turned into the canonical order (apex first, clockwise: the orientation
+    of the board seen from above) and the extra points' board coordinates follow by the
+    same symmetry of the triangle, so points given against a turned or mirrored labelling
+    of the corners (a hand-clicked order) still land on their own lattice vertices.
+    """
+    canon = canonical_order(corners)
+    perm = [int(np.argmin(np.abs(corners - c).sum(axis=1))) for c in canon]
+    if sorted(perm) != [0, 1, 2]:
+        raise CalibrationError("two corners are the same point", corners.tolist())
+    sym = cv2.getAffineTransform(
+        PLAY_CORNERS[perm].astype(np.float32), PLAY_CORNERS.astype(np.float32)
+    ).astype(np.float64)
+    board = [PLAY_CORNERS]
+    image = [canon]
+    for b, i in points:
+        bp = np.asarray(b, dtype=np.float64).reshape(2)
+        ip = np.asarray(i, dtype=np.float64).reshape(2)
+        if not (np.isfinite(bp).all() and np.isfinite(ip).all()):
+            raise CalibrationError("a lattice point is not finite", [list(bp), list(ip)])
+        d = np.abs(lattice_vertices() - bp).sum(axis=1).min()
+        if d > 1e-3:
+            raise CalibrationError(f"{bp.tolist()} is not a lattice vertex of the board", d)
+        board.append((sym[:, :2] @ bp + sym[:, 2])[None])
+        image.append(ip[None])
+    h, _ = cv2.findHomography(np.vstack(board), np.vstack(image), 0)
+    if h is None or not np.isfinite(h).all():
+        raise CalibrationError("the points do not make a homography", len(board))
+    return h / h[2, 2], canon
+
+
 def fit_from_corners(
     frame_bgr: NDArray[np.uint8],
     corners: Sequence[Sequence[float]] | FloatArray,
     reader_cfg: ReaderConfig | None = None,
     config: CalibrationConfig | None = None,
+    points: Sequence[PointPair] = (),
 ) -> BoardFit:
     """The manual override: three clicked corners of the playing triangle -> a fit.
 
-    The perspective the three corners leave free is searched like the reader's own
-    (:func:`vision.rectify.perspective_search`), then the lattice is refined from there.
-    When the lattice cannot be matched the corners alone are kept (``points`` = 0, an
-    infinite residual). :class:`CalibrationError` for corners that are not a triangle.
+    With only the corners, the perspective they leave free is searched like the reader's
+    own (:func:`vision.rectify.perspective_search`); with ``points`` as well (a lattice
+    vertex dragged onto its place: (board (u, v), frame (x, y)) pairs, the corners then
+    taken in the order of ``PLAY_CORNERS``, as a fit's corners are) the homography through
+    the four points or more is the start (``cv2.findHomography``). The lattice is refined
+    from there (:func:`vision.rectify.refine`). When it cannot be matched the clicked fit is
+    kept (``points`` = 0, an infinite residual). :class:`CalibrationError` for corners that
+    are not a triangle or points that are not lattice vertices.
     """
     frame_bgr = check_frame(frame_bgr)
     rcfg = reader_cfg or BoardReader().config
@@ -578,6 +716,8 @@ def fit_from_corners(
     pts = np.asarray(corners, dtype=np.float64)
     if pts.shape != (3, 2) or not np.isfinite(pts).all():
         raise CalibrationError("three corners (x, y) are needed", pts.tolist())
+    if points:
+        return _fit_from_points(frame_bgr, pts, points, rcfg)
     pts = canonical_order(pts)
     (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
     area = 0.5 * abs(float(ax * by - ay * bx))
@@ -593,6 +733,34 @@ def fit_from_corners(
         return BoardFit(h0, pts, float("inf"), float("inf"), 0, lens0)
     if not plausible(h, rcfg):
         return BoardFit(h0, pts, float("inf"), float("inf"), 0, lens0)
+    return _fit_of(h, lens, errors)
+
+
+def _check_triangle(pts: FloatArray) -> None:
+    (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
+    if 0.5 * abs(float(ax * by - ay * bx)) < 400:
+        raise CalibrationError("the three corners do not make a triangle", pts.tolist())
+
+
+def _fit_from_points(
+    frame_bgr: NDArray[np.uint8],
+    corners: FloatArray,
+    points: Sequence[PointPair],
+    rcfg: ReaderConfig,
+) -> BoardFit:
+    _check_triangle(corners)
+    h0, canon = _homography_from_points(corners, points)
+    lens0 = Lens.none(frame_bgr.shape)
+    clicked = BoardFit(h0, project(h0, PLAY_CORNERS), float("inf"), float("inf"), 0, lens0)
+    if not plausible(h0, rcfg):
+        raise CalibrationError("the points do not make a plausible view of the board", canon)
+    try:
+        h, lens, errors = refine(Pyramid(frame_bgr, rcfg), h0, rcfg, lens0)
+    except BoardNotFoundError as exc:
+        log.info("manual points: the lattice could not be refined (%s)", exc)
+        return clicked
+    if not plausible(h, rcfg):
+        return clicked
     return _fit_of(h, lens, errors)
 
 
@@ -835,10 +1003,12 @@ def calibrate(
     corners: Sequence[Sequence[float]] | FloatArray | None = None,
     camera: CameraSettings | None = None,
     config: CalibrationConfig | None = None,
+    points: Sequence[PointPair] = (),
 ) -> Calibration:
     """Calibrate from frames of one fixed camera (one is enough; a dozen is better).
 
-    Each frame is located (or fitted from the clicked ``corners``); the fits are pooled
+    Each frame is located (or fitted from the clicked ``corners`` and dragged lattice
+    ``points``: :func:`fit_from_corners`); the fits are pooled
     into one (:func:`joint_fit`); the tiles on the board teach the colour prototypes; the
     frames are measured for the verdict. :class:`BoardNotFoundError` when no frame shows
     the board.
@@ -858,7 +1028,7 @@ def calibrate(
             continue
         try:
             if corners is not None:
-                fit = fit_from_corners(frame, corners, rcfg, cfg)
+                fit = fit_from_corners(frame, corners, rcfg, cfg, points)
             else:
                 fit = reader.locate(frame)
         except BoardNotFoundError as exc:
@@ -1020,6 +1190,43 @@ def fit_for(
     return profile.fit
 
 
+@dataclass(frozen=True)
+class Recheck:
+    """A fit re-checked on a new frame (cheap: no search for the board)."""
+
+    verdict: Verdict
+    score: float  # the lattice score on this frame (0..36)
+    reference: float | None  # the score it had when fitted, if known
+    fresh: bool | None  # whether the score holds up (None without a reference)
+
+
+def recheck(
+    frame_bgr: NDArray[np.uint8],
+    fit: BoardFit,
+    reader_cfg: ReaderConfig,
+    reference: float | None = None,
+    prototypes: Mapping[Colour, FloatArray] | None = None,
+    config: CalibrationConfig | None = None,
+) -> Recheck:
+    """The verdict and lattice score of a known fit on a new frame (a live view's second).
+
+    Nothing is located: the frame is measured under the fit (as :func:`calibrate` judges),
+    and the fit's lattice score compared with ``reference`` (the board may have moved).
+    """
+    cfg = config or default_calibration_config()
+    frame_bgr = check_frame(frame_bgr)
+    measures: dict[str, float | None] = dict(measure(frame_bgr, fit, reader_cfg, cfg.glare_level))
+    if prototypes is not None and len(prototypes) >= 2:
+        measures["separation"] = separation(prototypes, reader_cfg.colour_lightness_weight)
+    score = lattice_score(frame_bgr, fit, reader_cfg, cfg.score_ppu)
+    fresh = None if reference is None else score >= cfg.keep_score_ratio * reference
+    verdict = judge(measures, cfg)
+    if fresh is False:
+        problems = (*verdict.problems, "the board has moved since it was fitted")
+        verdict = Verdict(BAD, problems, verdict.measures)
+    return Recheck(verdict, score, reference, fresh)
+
+
 def refresh(
     profile: Profile,
     frame_bgr: NDArray[np.uint8],
@@ -1169,6 +1376,8 @@ __all__ = [
     "CameraSettings",
     "FitCheck",
     "Profile",
+    "Recheck",
+    "Teaching",
     "Verdict",
     "calibrate",
     "check_fit",
@@ -1180,6 +1389,8 @@ __all__ = [
     "load_profile_or_none",
     "lock_camera",
     "reader_for",
+    "recheck",
     "refresh",
     "save_profile",
+    "teach",
 ]

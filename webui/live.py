@@ -296,6 +296,21 @@ class LiveWorker:
         with self._view_lock:
             return self._jpeg
 
+    def use_profile(self, profile: Profile, path: str | Path | None = None) -> None:
+        """A new calibration profile (saved on the calibration page): its colours at once,
+        its fit when the tracker next has to find the board."""
+        cal = self.calibration
+        with cal.lock:
+            cal.profile = profile
+            cal.path = Path(path) if path is not None else cal.path
+            cal.error = ""
+            cal.unsaved = 0
+            cal.note = "a new profile from the calibration page"
+        reader = self._board_reader()
+        if reader is not None:
+            reader_for(profile, reader)
+        log.info("live: tracking with a new calibration profile")
+
     def latest(self) -> tuple[str, NDArray[np.uint8]] | None:
         """The latest frame as it came from the source (name, BGR), or None before the first."""
         with self._view_lock:

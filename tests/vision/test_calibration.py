@@ -33,6 +33,7 @@ from vision.calibration import (
     fit_from_corners,
     judge,
     lab_to_linear_rgb,
+    lattice_vertices,
     learn,
     lens_from_chessboard,
     load_profile,
@@ -40,13 +41,15 @@ from vision.calibration import (
     lock_camera,
     measure,
     reader_for,
+    recheck,
     refresh,
     save_profile,
+    teach,
     tilt_deg,
 )
 from vision.colour import linear_rgb_to_lab, prototype_lab
 from vision.errors import CalibrationError
-from vision.model import CENTRE, VERTICES, project
+from vision.model import CENTRE, PLAY_CORNERS, VERTICES, project
 from vision.read import BoardReader, BoardReading, load_image
 from vision.rectify import BoardFit, Lens
 
@@ -174,7 +177,76 @@ def test_manual_corners_that_are_not_a_triangle_are_refused(corners: list[Any]) 
         fit_from_corners(frame(0), corners)
 
 
+@pytest.mark.parametrize("order", [[0, 1, 2], [2, 1, 0], [1, 2, 0]])
+def test_a_dragged_lattice_point_sets_the_perspective(order: list[int]) -> None:
+    """Three corners off by up to 25 px and the board's centre dragged onto its place: the
+    homography goes through the four points, and the lattice is refined from there."""
+    t = truth(120)
+    corners = truth_pixels(t, PLAY_CORNERS)
+    clicked = corners + np.random.default_rng(5).uniform(-25, 25, (3, 2))
+    centre = truth_pixels(t, CENTRE[None])[0]
+    fit = fit_from_corners(frame(120), clicked[order], points=[(CENTRE, centre)])
+    assert fit.points >= 20 and lattice_error(fit, t)[0] < 1.6
+    result = calibrate([frame(120)], corners=clicked[order], points=[(CENTRE, centre)])
+    mean, worst = lattice_error(result.profile.fit, t)
+    assert mean < 1.0 and worst < 2.5
+
+
+def test_any_lattice_vertex_can_be_dragged() -> None:
+    """Corners in the order of a fit's corners (as the page sends them), one cell corner."""
+    t = truth(120)
+    corners = truth_pixels(t, PLAY_CORNERS)
+    vertices = lattice_vertices()
+    assert len(vertices) == 29  # 28 cell corners and the centre
+    vertex = vertices[7]
+    at = truth_pixels(t, vertex[None])[0]
+    clicked = corners + np.array([[9.0, -7.0], [-8.0, 6.0], [7.0, 9.0]])
+    fit = fit_from_corners(frame(120), clicked, points=[(vertex, at)])
+    assert fit.points >= 20 and lattice_error(fit, t)[0] < 1.6
+    # A lattice that cannot be matched (a blank frame): the four points' own homography.
+    blank = np.full_like(frame(120), 128)
+    kept = fit_from_corners(blank, clicked, points=[(vertex, at)])
+    assert kept.points == 0 and np.allclose(kept.to_image(vertex[None])[0], at, atol=1e-3)
+    with pytest.raises(CalibrationError, match="not a lattice vertex"):
+        fit_from_corners(frame(120), clicked, points=[((0.3, 0.7), at)])
+
+
+def test_recheck_a_fit_on_a_new_frame() -> None:
+    prof = profile()
+    config = BoardReader().config
+    same = recheck(frame(200), prof.fit, config, prof.lattice_score, prof.prototype_arrays())
+    assert same.fresh and same.verdict.level == GOOD and same.score > 12
+    moved = recheck(_shifted(frame(200), 35, -20), prof.fit, config, prof.lattice_score)
+    assert moved.fresh is False and moved.verdict.level == BAD
+    assert "moved" in moved.verdict.words
+    assert recheck(frame(200), prof.fit, config).fresh is None
+
+
 # ----------------------------------------------------------------------------- colours
+
+
+def test_teaching_colours_from_the_tiles_shown() -> None:
+    """Showing tiles on request: few tiles name the colours still missing; more teach all,
+    and a profile taught under a lamp reads under it."""
+    blank = calibrate([frame(0)]).profile  # an empty board: the default colours
+    assert all(n == 0 for n in blank.samples.values())
+    few = teach(blank, [frame(20)])  # three tiles: yellow and green, one red edge
+    assert Colour.PURPLE in few.missing and Colour.WHITE in few.missing
+    assert Colour.YELLOW not in few.missing and Colour.GREEN not in few.missing
+    assert "seen on 1 tile edge" in few.message(Colour.RED)
+    for c in few.missing:
+        assert "on the board" in few.message(c) and c.value in few.message(c)
+    doc = few.to_json()
+    assert [c["colour"] for c in doc["colours"]] == [c.value for c in Colour]
+    more = teach(blank, [frame(216)], previous=few)
+    assert more.missing == () and all(more.count(c) >= few.count(c) for c in Colour)
+    assert all(more.profile.samples[c] >= 3 for c in Colour)
+    assert "learned from" in more.message(Colour.RED)
+    dark = lamp(frame(216), 4)
+    under = teach(blank, [dark])
+    assert under.missing == ()
+    reading = reader_for(under.profile).read(lamp(frame(176), 5), blank.fit)
+    assert reading.found and same_up_to_turn(reading, truth(176)), reading.text()
 
 
 def test_a_profile_learned_under_one_light_reads_after_a_change_of_lamp() -> None:

@@ -176,3 +176,94 @@ def test_in_a_browser_upload_then_click_three_corners(tmp_path: Path) -> None:
         assert load_profile(tmp_path / "p.json").fit.points >= 15
     finally:
         server.stop()
+
+
+def test_live_camera_view_and_recheck(tmp_path: Path) -> None:
+    """With a live camera the page shows its latest frame with the lattice, re-checked once
+    a frame (no search), and "grab" takes the live frame (the camera is the worker's)."""
+    import shutil
+
+    import cv2
+
+    from webui.app import services
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for n in range(3):
+        shutil.copy(GAME / f"{n:04d}.jpg", folder / f"{n:04d}.jpg")
+    app = make_app(
+        tmp_path / "g.sqlite3", LIVE_SOURCE=str(folder), CALIBRATION_PATH=str(tmp_path / "p.json")
+    )
+    try:
+        client = app.test_client()
+        api = Api(client, client.get("/api/session").json["csrf_token"])
+        with app.app_context():
+            live = services().live
+        assert live is not None and live.join(timeout=20)
+        page = client.get("/calibrate").get_data(as_text=True)
+        assert 'data-live="1"' in page
+        assert "disabled" not in page.split('id="grab"')[1][:40]
+        state = client.get("/api/calibration").json
+        assert state["live_view"] and state["live"]["active"] is False
+        info = client.get("/api/calibration/live").json
+        assert info["live"] and info["frame"] == "0002.jpg" and info["fit_from"] == "tracker"
+        assert info["verdict"]["level"] in ("good", "usable") and info["score"] > 20
+        assert client.get("/api/calibration/live").json == info  # the same frame: cached
+        image = client.get("/calibrate/live.jpg")
+        assert image.status_code == 200 and "no-store" in image.headers["Cache-Control"]
+        decoded = cv2.imdecode(np.frombuffer(image.data, np.uint8), cv2.IMREAD_COLOR)
+        assert decoded.shape[:2] == (540, 960)
+        grabbed = api.post("/api/calibration/frame", {})
+        assert grabbed["found"] and "live camera (0002.jpg)" in grabbed["label"]
+        info = client.get("/api/calibration/live").json
+        assert info["fit_from"] == "page" and info["fresh"] is True
+        saved = api.post("/api/calibration/save")
+        assert "live tracking uses it now" in saved["message"]
+        assert live.calibration.profile is not None
+        assert live.calibration.path == tmp_path / "p.json"
+    finally:
+        shutdown(app)
+
+
+def test_no_live_camera_no_live_view(client: FlaskClient) -> None:
+    assert client.get("/api/calibration/live").json == {"live": False, "frame": None}
+    assert client.get("/calibrate/live.jpg").status_code == 404
+    assert 'data-live="0"' in client.get("/calibrate").get_data(as_text=True)
+
+
+def test_a_dragged_lattice_point_with_the_corners(api: Api) -> None:
+    """Corners as the fit gives them and one lattice vertex dragged: refitted from them."""
+    state = upload(api)
+    lattice = state["lattice"]
+    assert len(lattice) == 29 and state["board_centre"] == pytest.approx([0, 2 * 3**0.5])
+    vertex = lattice[7]
+    corners = (np.array(state["corners"]) + np.array([[8, -6], [-7, 5], [6, 8]])).tolist()
+    body = {"corners": corners, "points": [{"board": vertex[:2], "image": vertex[2:]}]}
+    again = api.post("/api/calibration/corners", body)
+    assert again["found"] and again["manual"] and again["residual_px"] < 1.5
+    assert np.abs(np.array(again["corners"]) - np.array(state["corners"])).max() < 2.0
+    for bad in (
+        [{"board": [0.3, 0.7], "image": [400, 300]}],
+        [{"board": [0, 1]}],
+        [{"board": [0, 1], "image": [1e9, 0]}],
+        "x",
+    ):
+        answer = api.post("/api/calibration/corners", {"corners": corners, "points": bad}, 400)
+        assert "points" in answer["error"]
+
+
+def test_teaching_colours_names_the_missing_ones(api: Api, app: Flask) -> None:
+    assert "fit the board first" in api.post("/api/calibration/teach", {}, 400)["error"]
+    upload(api, GAME / "0020.jpg")
+    few = api.post("/api/calibration/teach", {})
+    missing = few["teach"]["missing"]
+    assert "purple" in missing and "yellow" not in missing
+    assert "still missing" in few["message"] and "purple" in few["message"]
+    rows = {c["colour"]: c for c in few["teach"]["colours"]}
+    assert rows["purple"]["missing"] and "lay a tile with purple" in rows["purple"]["message"]
+    upload(api, GAME / "0216.jpg")  # a new frame starts over
+    done = api.post("/api/calibration/teach", {})
+    assert done["teach"]["missing"] == [] and "every colour learned" in done["message"]
+    api.post("/api/calibration/save")
+    saved = load_profile(Path(app.config["CALIBRATION_PATH"]))
+    assert all(n >= 3 for n in saved.samples.values())
