@@ -502,6 +502,7 @@ class Tracker:
         self.meter: ChangeMeter | None = None
         self.reference: View | None = None  # the canvas of the last decided scene
         self.clean: View | None = None  # the last scene that matched the record, bare
+        self.matched: View | None = None  # the last scene that read as the record
         self.previous: View | None = None
         self.physical: dict[int, Placement] = {}  # what lies on the board (incl. pending)
         self.illegal: dict[int, tuple[Placement, int]] = {}  # illegal tiles not yet taken back
@@ -521,7 +522,8 @@ class Tracker:
             return self._try_locate(name, frame_bgr)
         grey = self.meter.view(frame_bgr)
         previous, self.previous = self.previous, grey
-        motion = self.meter.diff(grey, previous) if previous is not None else None
+        # A change of light over the whole scene (a cloud, the exposure) is no motion.
+        motion = self.meter.diff(grey, previous, normalise=True) if previous is not None else None
         moving = motion is None or float(motion.max()) >= self.cfg.motion_threshold
         if self.reference is not None and not moving:
             change = self.meter.diff(grey, self.reference, normalise=True)
@@ -564,6 +566,7 @@ class Tracker:
         self.previous = grey
         self.reference = None
         self.clean = None
+        self.matched = None
         self._still = _Still(frames=[(name, frame_bgr, grey)], count=1)
 
     # -- reading a still scene ------------------------------------------------------------
@@ -596,14 +599,27 @@ class Tracker:
         if still.blocked_since is None:
             still.blocked_since = self.stats.frames
 
-    def _accept_scene(self, grey: View, clean: bool = False) -> None:
+    def _accept_scene(self, grey: View, clean: bool = False, matched: bool = False) -> None:
         """The scene is decided: frames like it are now cheap. ``clean``: it matches the
-        record with nothing over the board, so later changes are measured against it."""
+        record with nothing over the board, so later changes are measured against it;
+        ``matched``: it reads as the record (light or a shadow may differ)."""
         self.reference = grey
         if clean:
             self.clean = grey
+        if clean or matched:
+            self.matched = grey
         self._still = _Still()
         self.stats.decisions += 1
+
+    def _change(self, grey: View) -> FloatArray:
+        """Per region, the change from the last clean scene and from the last scene that
+        read as the record, whichever is smaller: a shadow or a lamp that stayed while the
+        board read as recorded is not taken for something over the board."""
+        assert self.meter is not None and self.clean is not None
+        change = self.meter.diff(grey, self.clean, normalise=True)
+        if self.matched is not None and self.matched is not self.clean:
+            change = np.minimum(change, self.meter.diff(grey, self.matched, normalise=True))
+        return change
 
     def _decide(
         self,
@@ -645,7 +661,7 @@ class Tracker:
         over_band = False
         stray: list[int] = []
         if self.clean is not None:
-            change = self.meter.diff(grey, self.clean, normalise=True)
+            change = self._change(grey)
             # Something over the board: change where the reading saw none, or on the band.
             explained = set(new) | set(gone)
             near = {n for i in explained for n in _NEIGHBOURS[i]} - explained
@@ -691,10 +707,16 @@ class Tracker:
         if not unknown:  # earlier tiles seen better, before anything new is scored
             events.extend(self._corrections(name, readings))
         if not new and not gone:
-            if self.look is not None and not unknown:
+            if unknown:  # something over the board: wait, keep the reference
+                self._mark_blocked(still)
+                return events
+            if self.look is not None:
                 self.look = None
                 events.append(Resumed(name))
-            self._accept_scene(grey, clean=not (unknown or over_band or stray))
+            # The board reads as recorded: whatever changed is light or shadow (or a hand
+            # the reader did not see). Later changes are measured against both this scene
+            # and the last clean one, and only a change from both counts.
+            self._accept_scene(grey, clean=not (over_band or stray), matched=True)
             return events
         if len(new) == 1 and not gone:
             if self.look is not None:
