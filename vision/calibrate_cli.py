@@ -3,7 +3,9 @@
 Takes a few frames of the board, fits it, learns the colours of the tiles on it, writes the
 profile (``calibration/profile.json`` by default) and prints the verdict and the residual.
 With ``--camera`` the camera's exposure and white balance are then fixed where the driver
-allows (``--no-lock`` leaves them automatic).
+allows (``--no-lock`` leaves them automatic). ``--teach`` learns the tile colours from the
+tiles shown to the camera: it asks for each colour still missing and, with a live camera,
+keeps looking (up to ``--teach-seconds``) while tiles are laid on the board.
 
 Exit status: 0 good, 1 usable with warnings (or bad: see the verdict), 2 bad input (no such
 source, malformed ``--corners``, a profile that cannot be written), 3 no board found.
@@ -16,7 +18,8 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -27,12 +30,17 @@ from vision.calibration import (
     DEFAULT_PROFILE_PATH,
     GOOD,
     CameraSettings,
+    Profile,
+    Teaching,
     calibrate,
     camera_settings,
     lock_camera,
     save_profile,
+    teach,
 )
+from vision.colour import TILE_COLOURS
 from vision.errors import BoardNotFoundError, CalibrationError, VisionError
+from vision.read import BoardReader
 from vision.sources import CameraSource, FrameSource, LiveSource, open_source
 
 log = logging.getLogger(__name__)
@@ -67,6 +75,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--no-lock",
         action="store_true",
         help="leave the camera's exposure and white balance automatic",
+    )
+    parser.add_argument(
+        "--teach",
+        action="store_true",
+        help="learn the tile colours from tiles shown to the camera, naming each colour "
+        "still missing (lay tiles of every colour on the board)",
+    )
+    parser.add_argument(
+        "--teach-seconds",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="with --teach and a live camera: how long to wait for the missing colours "
+        "(default 60)",
     )
     parser.add_argument("--overlay", metavar="OUT.png", help="write a frame with the fit drawn")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -129,16 +151,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"spectrangle calibrate: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     camera: CameraSettings | None = None
+    teaching: Teaching | None = None
     try:
         try:
             frames = list(_frames(source, args.frames, live))
             if recorder.cap is not None:
                 camera = _camera(recorder.cap, label, lock=not args.no_lock)
+            if not frames:
+                raise CalibrationError(f"{label} gave no frames", label)
+            result = calibrate(frames, corners=corners, camera=camera)
+            if args.teach:
+                teaching = _teach(
+                    result.profile, frames, source if live else None, args.teach_seconds
+                )
+                result = replace(result, profile=teaching.profile)
         finally:
             source.close()
-        if not frames:
-            raise CalibrationError(f"{label} gave no frames", label)
-        result = calibrate(frames, corners=corners, camera=camera)
     except BoardNotFoundError as exc:
         print(f"spectrangle calibrate: no board: {exc}", file=sys.stderr)
         return EXIT_NO_BOARD
@@ -184,8 +212,57 @@ def run(args: argparse.Namespace) -> int:
                 print(f"camera: fixed {', '.join(camera.locked)}")
             if camera.refused:
                 print(f"camera: the driver would not fix {', '.join(camera.refused)}")
+        if teaching is not None:
+            for colour in TILE_COLOURS:
+                print(f"colour {teaching.message(colour)}")
         print(f"profile written to {path}")
+    if teaching is not None and teaching.missing:
+        return EXIT_WARNINGS
     return EXIT_GOOD if verdict.level == GOOD else EXIT_WARNINGS
+
+
+def _teach(
+    profile: Profile,
+    frames: list[NDArray[np.uint8]],
+    source: FrameSource | None,
+    seconds: float,
+    clock: Callable[[], float] = time.monotonic,
+) -> Teaching:
+    """The colours of the tiles in ``frames``; with a live ``source``, more frames (about
+    one a second) while a colour is missing, saying which, until ``seconds`` have passed."""
+    reader = BoardReader()
+    teaching = teach(profile, frames, reader)
+    if source is None or not teaching.missing:
+        return teaching
+    print(_missing_line(teaching), file=sys.stderr, flush=True)
+    deadline = clock() + max(0.0, seconds)
+    last, shown = clock(), teaching.missing
+    for _, frame in source.frames():
+        if not teaching.missing or clock() > deadline:
+            break
+        if clock() - last < 1.0:
+            continue
+        last = clock()
+        # Only this frame's tiles count: a tile seen on many frames is not many samples.
+        now = teach(teaching.profile, [frame], reader)
+        pooled = {
+            c: list(now.samples.get(c, ())) if now.count(c) > teaching.count(c) else list(v)
+            for c, v in teaching.samples.items()
+        }
+        for c, v in now.samples.items():
+            pooled.setdefault(c, list(v))
+        teaching = Teaching(now.profile, pooled, now.needed)
+        if teaching.missing != shown:
+            shown = teaching.missing
+            print(_missing_line(teaching), file=sys.stderr, flush=True)
+    return teaching
+
+
+def _missing_line(teaching: Teaching) -> str:
+    if not teaching.missing:
+        return "every tile colour learned"
+    names = ", ".join(c.value for c in teaching.missing)
+    return f"still missing: {names}: lay tiles with these colours on the board"
 
 
 def _camera(cap: Any, label: str, lock: bool) -> CameraSettings:
@@ -207,8 +284,6 @@ def _camera(cap: Any, label: str, lock: bool) -> CameraSettings:
 
 
 def _with_camera(result: Any, camera: CameraSettings) -> Any:
-    from dataclasses import replace
-
     return replace(result, profile=replace(result.profile, camera=camera))
 
 

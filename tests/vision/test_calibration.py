@@ -572,3 +572,47 @@ def test_lens_is_stored_with_the_fit() -> None:
     doc = _doc()
     assert doc["fit"]["lens"]["k"] == pytest.approx(profile().fit.lens.k)  # type: ignore[union-attr]
     assert isinstance(profile().fit.lens, Lens)
+
+
+def test_cli_teach_names_the_missing_colours(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    few = tmp_path / "few"
+    few.mkdir()
+    (few / "0020.jpg").symlink_to(GAME / "0020.jpg")
+    out = tmp_path / "p.json"
+    assert main(["calibrate", "--source", str(few), "--teach", "--out", str(out)]) == 1
+    text = capsys.readouterr().out
+    assert "colour purple: not seen yet: lay a tile with purple on the board" in text
+    assert "colour yellow: learned from" in text and out.is_file()
+    many = tmp_path / "many"
+    many.mkdir()
+    (many / "0216.jpg").symlink_to(GAME / "0216.jpg")
+    assert main(["calibrate", "--source", str(many), "--teach", "--out", str(out)]) == 0
+    assert "not seen" not in capsys.readouterr().out
+    assert all(n >= 3 for n in load_profile(out).samples.values())
+
+
+def test_teach_from_a_live_camera_waits_for_the_missing_colours(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from vision.calibrate_cli import _teach
+
+    class Live:
+        def frames(self) -> Any:
+            for _ in range(3):
+                yield "a", frame(20)
+            for _ in range(20):
+                yield "b", frame(216)
+
+    ticks = iter(np.arange(0.0, 1000.0, 0.6))
+    blank = calibrate([frame(0)]).profile
+    taught = _teach(blank, [frame(20)], Live(), 60.0, clock=lambda: float(next(ticks)))  # type: ignore[arg-type]
+    assert taught.missing == ()
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("still missing: red") and "purple" in err[0]
+    assert err[-1] == "every tile colour learned"
+    # Nothing more shown before the time is up: the missing colours are reported.
+    ticks = iter(np.arange(0.0, 1000.0, 5.0))
+    still = _teach(blank, [frame(20)], Live(), 4.0, clock=lambda: float(next(ticks)))  # type: ignore[arg-type]
+    assert Colour.PURPLE in still.missing

@@ -267,3 +267,57 @@ def test_teaching_colours_names_the_missing_ones(api: Api, app: Flask) -> None:
     api.post("/api/calibration/save")
     saved = load_profile(Path(app.config["CALIBRATION_PATH"]))
     assert all(n >= 3 for n in saved.samples.values())
+
+
+def test_in_a_browser_live_view_then_drag_a_lattice_point(tmp_path: Path) -> None:
+    """The live camera on the page: verdict from the live re-check, then "Adjust the fit",
+    drag a lattice point, fit from the points, teach the colours."""
+    import shutil
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from tests.webui.test_browser import ARGS, CHROMIUM, Server
+
+    if not CHROMIUM.exists():  # pragma: no cover
+        pytest.skip("Debian's chromium is not installed")
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for n in (0, 216):
+        shutil.copy(GAME / f"{n:04d}.jpg", folder / f"{n:04d}.jpg")
+    app = make_app(
+        tmp_path / "g.sqlite3", LIVE_SOURCE=str(folder), CALIBRATION_PATH=str(tmp_path / "p.json")
+    )
+    server = Server(app)
+    try:
+        live = app.extensions["spectrangle"].live
+        assert live is not None and live.join(timeout=20)
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.set_default_timeout(20_000)
+            page.goto(server.url + "/calibrate")
+            page.wait_for_function(
+                "document.getElementById('residual').textContent.includes('lattice score')"
+            )
+            assert page.locator("#verdict").inner_text() not in ("", "no frame yet")
+            page.wait_for_function("!document.getElementById('adjust').disabled")
+            page.click("#adjust")
+            assert page.locator(".calib-dot").count() == 29
+            assert page.locator(".calib-mark").count() == 3
+            dot = page.locator(".calib-dot").nth(7).bounding_box()
+            x, y = dot["x"] + dot["width"] / 2, dot["y"] + dot["height"] / 2
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.move(x + 1, y + 1)
+            page.mouse.up()
+            assert page.locator(".calib-mark.point").count() == 1
+            page.click("#fit-corners")
+            page.wait_for_function(
+                "document.getElementById('message').textContent.includes('verdict')"
+            )
+            assert "residual" in page.locator("#residual").inner_text()
+            page.click("#teach")
+            page.wait_for_function("document.getElementById('teach-list').children.length === 6")
+            assert "every colour learned" in page.locator("#message").inner_text()
+            browser.close()
+    finally:
+        server.stop()
