@@ -72,6 +72,7 @@ class TrackerConfig:
     quiet_seconds: float
     same_reads: int
     blocked_retry_frames: int
+    blocked_retry_max_frames: int
     blocked_look_frames: int
     locate_every: int
     relocate_min_cells: int
@@ -462,6 +463,7 @@ class _Still:
     count: int = 0  # frames in the run (``frames`` keeps only the last few)
     last_read_at: int = 0
     blocked_since: int | None = None
+    retries: int = 0  # reads that found something over the board
 
 
 @dataclass
@@ -541,7 +543,7 @@ class Tracker:
         if still.count < self.run_length:
             return []
         waited = still.count - still.last_read_at
-        if still.blocked_since is not None and waited < self.cfg.blocked_retry_frames:
+        if still.blocked_since is not None and waited < self._retry_interval(still):
             return []
         return self._settled(still)
 
@@ -595,7 +597,14 @@ class Tracker:
         events = self._decide(name, frame_bgr, grey, readings, still)
         return events
 
+    def _retry_interval(self, still: _Still) -> int:
+        """Frames to wait before reading a scene with something over the board again: the
+        longer it rests there, the longer (a hand that leaves starts a new still run)."""
+        interval = self.cfg.blocked_retry_frames * 2 ** max(0, min(still.retries - 1, 8))
+        return min(interval, max(self.cfg.blocked_retry_frames, self.cfg.blocked_retry_max_frames))
+
     def _mark_blocked(self, still: _Still) -> None:
+        still.retries += 1
         if still.blocked_since is None:
             still.blocked_since = self.stats.frames
 

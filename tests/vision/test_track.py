@@ -60,9 +60,13 @@ class Scene:
         hand: tuple[float, float] | None = None,
         gain: float = 1.0,
         reading: dict[int, CellReading] | None = None,
+        lamp: float = 0.0,
+        shadow: tuple[float, float] | None = None,
     ) -> np.ndarray:
         """A frame of ``tiles`` (a hand at board point ``hand``); ``reading`` overrides
-        what the reader says of some cells (unknown under the hand, misreads...)."""
+        what the reader says of some cells (unknown under the hand, misreads...). ``lamp``:
+        a lamp on the right, brightening that side by up to that fraction; ``shadow``: a
+        soft shadow centred on that board point."""
         w, h = SIZE
         img = np.full((h, w, 3), 150, np.uint8)
         if not self.board:
@@ -89,6 +93,16 @@ class Scene:
             cv2.rectangle(img, (int(c[0]) - 30, int(c[1])), (int(c[0]) + 30, h), (90, 140, 200), -1)
         if gain != 1.0:
             img = cv2.convertScaleAbs(img, alpha=gain)
+        if lamp or shadow is not None:
+            light = np.ones((h, w), np.float32)
+            if lamp:
+                light *= 1.0 + lamp * np.clip((np.arange(w) - w / 2) / (w / 2), 0.0, 1.0)
+            if shadow is not None:
+                c = project(self.h, np.array([shadow]))[0]
+                dark = np.zeros((h, w), np.float32)
+                cv2.ellipse(dark, (int(c[0]), int(c[1])), (90, 60), 20, 0, 360, 0.45, -1)
+                light *= 1.0 - cv2.GaussianBlur(dark, (0, 0), 25)
+            img = np.clip(img * light[:, :, None], 0, 255).astype(np.uint8)
         noise = self.rng.integers(-3, 4, img.shape, dtype=np.int16)
         img = np.clip(img + noise, 0, 255).astype(np.uint8)
         cells = []
@@ -385,3 +399,121 @@ def test_fps_lengthens_the_still_run() -> None:
     cfg = TrackerConfig.load()
     assert cfg.run_length(None) == max(cfg.quiet_frames + 1, cfg.same_reads)
     assert cfg.run_length(30.0) >= 7
+
+
+def _covered(cells: range | list[int]) -> dict[int, CellReading]:
+    return {i: CellReading(i, UNKNOWN, note="covered") for i in cells}
+
+
+def test_hand_pausing_over_the_board_then_leaving_with_a_tile_places_once(scene: Scene) -> None:
+    tracker, reader = make_tracker(scene)
+    a, b = P("6:RRY5"), P("5:BRR4")
+    feed(tracker, [scene.frame({}) for _ in range(3)])
+    feed(tracker, hand_sequence(scene, {}, {6: a}, 6), 10)
+    x, y = SPECTRANGLE36.geometry[5].centroid
+    # The hand rests over the board: first reaching in, then over the tile it put down
+    # (cells under it unknown), then still holding on with the reader seeing only the tile.
+    reach = [
+        scene.frame({6: a}, hand=(x, y + 1.5), reading=_covered([5, 11, 12])) for _ in range(20)
+    ]
+    down = _covered([11, 12, 13]) | {5: cell_reading(b)}
+    hold = [scene.frame({6: a, 5: b}, hand=(x, y + 0.8), reading=down) for _ in range(20)]
+    only = {5: cell_reading(b)}
+    hold += [scene.frame({6: a, 5: b}, hand=(x + 0.3, y + 1.0), reading=only) for _ in range(20)]
+    reads = reader.reads
+    events = feed(tracker, reach + hold, 20)
+    assert events == []
+    # A resting hand is read only now and then (less often the longer it rests).
+    assert reader.reads - reads < len(reach + hold)
+    events = feed(tracker, [scene.frame({6: a, 5: b}) for _ in range(4)], 80)
+    assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, b)]
+    assert events[0].frame in ("0081.jpg", "0082.jpg")  # within two still frames
+    assert tracker.totals() == {"1": 5, "2": 4}
+
+
+def test_hand_pausing_without_a_tile_makes_no_event(scene: Scene) -> None:
+    tracker, _ = make_tracker(scene)
+    a, b = P("6:RRY5"), P("5:BRR4")
+    feed(tracker, [scene.frame({}) for _ in range(3)])
+    feed(tracker, hand_sequence(scene, {}, {6: a}, 6), 10)
+    x, y = SPECTRANGLE36.geometry[20].centroid
+    # Resting with the cells under it unknown, then where the reader sees the board as
+    # recorded under it (the hand must not become what later changes are measured against).
+    rest = [scene.frame({6: a}, hand=(x, y), reading=_covered([13, 20, 21])) for _ in range(30)]
+    rest += [scene.frame({6: a}, hand=(x - 1.0, y + 1.0)) for _ in range(30)]
+    events = feed(tracker, rest + [scene.frame({6: a}) for _ in range(4)], 20)
+    assert events == []
+    # The next placement is recalled as usual.
+    events = feed(tracker, hand_sequence(scene, {6: a}, {6: a, 5: b}, 5), 90)
+    assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, b)]
+
+
+def test_lamp_switched_on_over_one_side_makes_no_event(scene: Scene) -> None:
+    tracker, reader = make_tracker(scene)
+    a, b, c = P("6:RRY5"), P("5:BRR4"), P("7:RGG5")
+    feed(tracker, [scene.frame({}) for _ in range(3)])
+    feed(tracker, hand_sequence(scene, {}, {6: a}, 6), 10)
+    lamp = [scene.frame({6: a}, lamp=0.6) for _ in range(30)]
+    events = feed(tracker, lamp, 20)
+    assert events == []
+    reads = reader.reads
+    assert feed(tracker, [scene.frame({6: a}, lamp=0.6) for _ in range(10)], 50) == []
+    assert reader.reads == reads  # the lit scene is absorbed: cheap again
+    # Placements under the lamp are still recalled, and after it is switched off.
+    frames = hand_sequence(scene, {6: a}, {6: a, 5: b}, 5)
+    frames = [scene.frame({6: a}, lamp=0.6)] + [
+        scene.frame({6: a, 5: b}, lamp=0.6) for _ in range(4)
+    ]
+    events = feed(tracker, hand_sequence(scene, {6: a}, {6: a, 5: b}, 5)[:3] + frames[1:], 60)
+    assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, b)]
+    assert feed(tracker, [scene.frame({6: a, 5: b}) for _ in range(6)], 70) == []
+    events = feed(tracker, hand_sequence(scene, {6: a, 5: b}, {6: a, 5: b, 7: c}, 7), 80)
+    assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, c)]
+    assert tracker.totals() == {"1": 10, "2": 4}
+
+
+def test_shadow_over_the_board_makes_no_event(scene: Scene) -> None:
+    tracker, _ = make_tracker(scene)
+    a, b = P("6:RRY5"), P("5:BRR4")
+    feed(tracker, [scene.frame({}) for _ in range(3)])
+    feed(tracker, hand_sequence(scene, {}, {6: a}, 6), 10)
+    # A shadow drifts over the board, rests, and goes away.
+    path = [(1.0, 3.0), (1.5, 3.5), (2.0, 4.0)]
+    frames = [scene.frame({6: a}, shadow=p) for p in path for _ in range(10)]
+    frames += [scene.frame({6: a}) for _ in range(5)]
+    assert feed(tracker, frames, 20) == []
+    # A placement while a shadow rests beside it.
+    steps = hand_sequence(scene, {6: a}, {6: a, 5: b}, 5)[:3]
+    steps += [scene.frame({6: a, 5: b}, shadow=(3.0, 5.0)) for _ in range(4)]
+    events = feed(tracker, steps, 60)
+    assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, b)]
+    assert tracker.totals() == {"1": 5, "2": 4}
+
+
+def test_shadow_lingering_over_a_new_tile_does_not_block_the_next(scene: Scene) -> None:
+    tracker, _ = make_tracker(scene)
+    a, b, c = P("6:RRY5"), P("5:BRR4"), P("7:RGG5")
+    feed(tracker, [scene.frame({}) for _ in range(3)])
+    feed(tracker, hand_sequence(scene, {}, {6: a}, 6), 10)
+    # The leaving hand pauses: its shadow lies over the new tile while it is decided.
+    x, y = SPECTRANGLE36.geometry[5].centroid
+    steps = hand_sequence(scene, {6: a}, {6: a, 5: b}, 5)[:3]
+    steps += [scene.frame({6: a, 5: b}, shadow=(x + 0.5, y + 0.5)) for _ in range(4)]
+    steps += [scene.frame({6: a, 5: b}) for _ in range(4)]
+    events = feed(tracker, steps, 20)
+    assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, b)]
+    events = feed(tracker, hand_sequence(scene, {6: a, 5: b}, {6: a, 5: b, 7: c}, 7), 40)
+    assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, c)]
+
+
+def test_a_flicker_of_light_after_the_hand_leaves_does_not_delay(scene: Scene) -> None:
+    tracker, _ = make_tracker(scene)
+    a, b = P("6:RRY5"), P("5:BRR4")
+    feed(tracker, [scene.frame({}) for _ in range(3)])
+    feed(tracker, hand_sequence(scene, {}, {6: a}, 6), 10)
+    after = {6: a, 5: b}
+    steps = hand_sequence(scene, {6: a}, after, 5)[:3]
+    steps += [scene.frame(after, gain=g) for g in (1.0, 0.8, 1.0, 1.0)]
+    events = feed(tracker, steps, 20)
+    assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, b)]
+    assert events[0].frame in ("0023.jpg", "0024.jpg")  # within two still frames
