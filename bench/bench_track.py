@@ -28,10 +28,15 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.read import BoardReader
 from vision.sources import FolderSource
 from vision.track import Tracker, TrackerConfig
+
+#: Stress: the frames lit by a lamp on the right, and how much brighter its side gets.
+LAMP_FRAMES = (100, 160)
+LAMP_GAIN = 0.3
 
 
 def frame_number(name: str) -> int:
@@ -40,9 +45,11 @@ def frame_number(name: str) -> int:
 
 def frames(folder: Path, stress: int, seed: int = 0) -> Iterator[tuple[str, Any]]:
     """The game's frames; with ``stress`` > 1, every frame with a hand is repeated that
-    many times (a hand pausing over the board), one still frame in 37 is darkened (a light
-    change) and every frame gets fresh sensor noise."""
+    many times (a hand pausing over the board), one frame in 37 is darkened (a flicker of
+    light), a lamp lights one side of the scene from frame 100 to 159 (a light change that
+    stays and is not uniform) and every frame gets fresh sensor noise."""
     rng = np.random.default_rng(seed)
+    lamp: NDArray[np.float32] | None = None
     for name, frame in FolderSource(folder).frames():
         if stress <= 1:
             yield name, frame
@@ -52,6 +59,12 @@ def frames(folder: Path, stress: int, seed: int = 0) -> Iterator[tuple[str, Any]
         repeat = 1 if phase == "stable" else stress
         if frame_number(name) % 37 == 20:
             frame = cv2.convertScaleAbs(frame, alpha=0.8)
+        if LAMP_FRAMES[0] <= frame_number(name) < LAMP_FRAMES[1]:
+            if lamp is None:
+                w = frame.shape[1]
+                ramp = 1.0 + LAMP_GAIN * np.clip((np.arange(w) - w / 2) / (w / 2), 0.0, 1.0)
+                lamp = ramp.astype(np.float32)[None, :, None]
+            frame = np.clip(frame * lamp, 0, 255).astype(np.uint8)
         for _ in range(repeat):
             noise = rng.integers(-2, 3, frame.shape, dtype=np.int16)
             yield name, np.clip(frame + noise, 0, 255).astype(np.uint8)
