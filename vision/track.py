@@ -7,7 +7,14 @@ the last decided scene (change). Only when something changed and then stayed sti
 few frames is the board read in full (with the stored fit), and only when the same
 occupancy is read on several frames is a decision taken:
 
-- nothing changed but the picture (light, a shadow): the reference is refreshed;
+- nothing changed but the picture (light, a lamp, a shadow): the board reads as recorded,
+  and the scene becomes the reference. Whether something lies over the board is judged on
+  the change from the last clean scene *and* from the last scene that read as recorded,
+  whichever is smaller, so a shadow or a lamp that stays is not taken for a hand, and a
+  hand the reader saw as the record does not hide the next placement;
+- something over the board (cells read unknown, or change around the new tile or on the
+  border band): wait, decide nothing and keep the reference; the scene is read again
+  less often the longer it rests (a hand that leaves starts a new still run);
 - exactly one empty cell now holds a tile, all else unchanged, nothing over the board:
   a placement; the tile is chosen among those still available in all rotations, the
   engine checks and scores it (an illegal one stays on the board until it is taken back:
@@ -657,7 +664,7 @@ class Tracker:
         n_visible = max(1, sum(visible))
         # A board that moved: most of the canvas changed, or the reading makes no sense.
         if self.clean is not None and not relocated:
-            change = self.meter.diff(grey, self.clean, normalise=True)
+            change = self._change(grey)
             changed_cells = int((change[:N_CELLS] >= self.cfg.change_threshold).sum())
             moved = (
                 changed_cells >= self.cfg.moved_min_fraction * n_visible
