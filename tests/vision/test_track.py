@@ -96,7 +96,7 @@ class Scene:
         if lamp or shadow is not None:
             light = np.ones((h, w), np.float32)
             if lamp:
-                light *= 1.0 + lamp * np.clip((np.arange(w) - w / 2) / (w / 2), 0.0, 1.0)
+                light *= 1.0 + lamp * np.clip((np.arange(w) - 0.4 * w) / (0.3 * w), 0.0, 1.0)
             if shadow is not None:
                 c = project(self.h, np.array([shadow]))[0]
                 dark = np.zeros((h, w), np.float32)
@@ -453,16 +453,16 @@ def test_lamp_switched_on_over_one_side_makes_no_event(scene: Scene) -> None:
     a, b, c = P("6:RRY5"), P("5:BRR4"), P("7:RGG5")
     feed(tracker, [scene.frame({}) for _ in range(3)])
     feed(tracker, hand_sequence(scene, {}, {6: a}, 6), 10)
-    lamp = [scene.frame({6: a}, lamp=0.6) for _ in range(30)]
+    lamp = [scene.frame({6: a}, lamp=0.8) for _ in range(30)]
     events = feed(tracker, lamp, 20)
     assert events == []
     reads = reader.reads
-    assert feed(tracker, [scene.frame({6: a}, lamp=0.6) for _ in range(10)], 50) == []
+    assert feed(tracker, [scene.frame({6: a}, lamp=0.8) for _ in range(10)], 50) == []
     assert reader.reads == reads  # the lit scene is absorbed: cheap again
     # Placements under the lamp are still recalled, and after it is switched off.
     frames = hand_sequence(scene, {6: a}, {6: a, 5: b}, 5)
-    frames = [scene.frame({6: a}, lamp=0.6)] + [
-        scene.frame({6: a, 5: b}, lamp=0.6) for _ in range(4)
+    frames = [scene.frame({6: a}, lamp=0.8)] + [
+        scene.frame({6: a, 5: b}, lamp=0.8) for _ in range(4)
     ]
     events = feed(tracker, hand_sequence(scene, {6: a}, {6: a, 5: b}, 5)[:3] + frames[1:], 60)
     assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, b)]
