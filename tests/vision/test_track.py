@@ -174,16 +174,20 @@ def feed(tracker: Tracker, frames: list[np.ndarray], start: int = 0) -> list[obj
 
 
 def hand_sequence(
-    scene: Scene, before: dict[int, Placement], after: dict[int, Placement], cell: int
+    scene: Scene,
+    before: dict[int, Placement],
+    after: dict[int, Placement],
+    cell: int,
+    lamp: float = 0.0,
 ) -> list[np.ndarray]:
     """A hand reaches in, puts a tile down (or takes one), leaves; then four still frames."""
     x, y = SPECTRANGLE36.geometry[cell].centroid
     ghost = {i: CellReading(i, UNKNOWN, note="covered") for i in range(N) if i % 4 == 0}
     return [
-        scene.frame(before, hand=(x - 1.5, y + 2.0), reading=ghost),
-        scene.frame(before, hand=(x, y + 0.5), reading=ghost),
-        scene.frame(after, hand=(x + 1.0, y + 2.5), reading=ghost),
-        *[scene.frame(after) for _ in range(4)],
+        scene.frame(before, hand=(x - 1.5, y + 2.0), reading=ghost, lamp=lamp),
+        scene.frame(before, hand=(x, y + 0.5), reading=ghost, lamp=lamp),
+        scene.frame(after, hand=(x + 1.0, y + 2.5), reading=ghost, lamp=lamp),
+        *[scene.frame(after, lamp=lamp) for _ in range(4)],
     ]
 
 
@@ -460,11 +464,7 @@ def test_lamp_switched_on_over_one_side_makes_no_event(scene: Scene) -> None:
     assert feed(tracker, [scene.frame({6: a}, lamp=0.8) for _ in range(10)], 50) == []
     assert reader.reads == reads  # the lit scene is absorbed: cheap again
     # Placements under the lamp are still recalled, and after it is switched off.
-    frames = hand_sequence(scene, {6: a}, {6: a, 5: b}, 5)
-    frames = [scene.frame({6: a}, lamp=0.8)] + [
-        scene.frame({6: a, 5: b}, lamp=0.8) for _ in range(4)
-    ]
-    events = feed(tracker, hand_sequence(scene, {6: a}, {6: a, 5: b}, 5)[:3] + frames[1:], 60)
+    events = feed(tracker, hand_sequence(scene, {6: a}, {6: a, 5: b}, 5, lamp=0.8), 60)
     assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, b)]
     assert feed(tracker, [scene.frame({6: a, 5: b}) for _ in range(6)], 70) == []
     events = feed(tracker, hand_sequence(scene, {6: a, 5: b}, {6: a, 5: b, 7: c}, 7), 80)
