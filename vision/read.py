@@ -224,25 +224,25 @@ class BoardReader:
             fit = fit or self.locate(frame_bgr)
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
-        debug: dict[str, Any] = {}
-        cells, canvas_bgr = self.read_cells(frame_bgr, fit, debug)
-        better = self._refit_on_discs(fit, debug)
+        details: dict[str, Any] = {}
+        cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
+        better = self._refit_on_discs(fit, details)
         if better is not None:
             fit = better
             cells, canvas_bgr = self.read_cells(frame_bgr, fit)
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
 
-    def _refit_on_discs(self, fit: BoardFit, debug: dict[str, Any]) -> BoardFit | None:
+    def _refit_on_discs(self, fit: BoardFit, details: dict[str, Any]) -> BoardFit | None:
         """A better fit from where the tiles' discs were actually seen, or None.
 
         Every tile's navy disc sits exactly on its cell's centroid, and the numeral reader
         finds it to about a pixel: with enough tiles these are the best lattice points.
         """
         cfg = self.config
-        offsets, contrast = debug.get("disc_offsets"), debug.get("disc_contrast")
+        offsets, contrast = details.get("disc_offsets"), details.get("disc_contrast")
         if offsets is None or contrast is None:
             return None
-        cells = np.asarray(debug["candidates"], dtype=np.int64)
+        cells = np.asarray(details["candidates"], dtype=np.int64)
         good = contrast >= cfg.disc_refit_min_contrast
         if good.sum() < cfg.disc_refit_min_tiles:
             return None
@@ -265,8 +265,15 @@ class BoardReader:
         return BoardFit(h, corners, rms, rms / px_per_unit(h), int(keep.sum()), new_lens)
 
     def read_cells(
-        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, debug: dict[str, Any] | None = None
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, details: dict[str, Any] | None = None
     ) -> tuple[tuple[CellReading, ...], NDArray[np.uint8]]:
+        """Read every cell with a known fit; returns the readings and the rectified canvas.
+
+        ``details``, when given, is filled with the intermediate measurements of the tile
+        candidates (``candidates``, sector ``labs``, ``costs``, ``worst``, ``disc`` stats,
+        ``disc_offsets`` and ``disc_contrast``): the lattice refit on the discs and the
+        calibration's colour learning use them.
+        """
         cfg = self.config
         scale = px_per_unit(fit.homography)
         ppu = int(min(cfg.read_ppu_max, max(cfg.read_ppu_min, round(scale))))
@@ -295,12 +302,10 @@ class BoardReader:
         sector_lin: list[FloatArray] = []
         disc_lin: list[FloatArray] = []
         candidates: list[int] = []
-        self.last_measures: list[tuple[float, FloatArray]] = []
         for i, z in enumerate(cell_zones):
             if (valid[z.whole] < 255).any():
                 states.append(UNKNOWN)
                 notes.append("outside the image")
-                self.last_measures.append((-1.0, np.zeros(3)))
                 continue
             fill = float((darkness(canvas_bgr[z.rim], z.rim) > cfg.dark_distance).mean())
             sec_px = [canvas_bgr[s] for s in z.sectors]
@@ -310,7 +315,6 @@ class BoardReader:
                 np.array([int(np.median(c)) for _, c in z.sectors]),
             )
             sec_level = darkness(sec_med, centre)
-            self.last_measures.append((fill, sec_level))
             if fill >= cfg.occupancy_min_fill and (sec_level > cfg.dark_distance).all():
                 states.append(TILE)
                 notes.append("")
@@ -343,18 +347,18 @@ class BoardReader:
             canvas_bgr, candidates, ppu, cfg
         )
         numeral_costs = scores_to_costs(num_scores, num_contrast, self.numerals.params)
-        if debug is not None:
-            debug["disc_offsets"] = num_offsets
-            debug["disc_contrast"] = num_contrast
+        if details is not None:
+            details["disc_offsets"] = num_offsets
+            details["disc_contrast"] = num_contrast
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
-        if debug is not None:
-            debug["labs"] = [
+        if details is not None:
+            details["labs"] = [
                 linear_rgb_to_lab(normalise(sec, black, white) * gains) for sec in sector_lin
             ]
-            debug["candidates"] = candidates
-            debug["costs"] = [g.cost for g in guesses]
-            debug["worst"] = [g.worst_edge for g in guesses]
-            debug["disc"] = structure_ok
+            details["candidates"] = candidates
+            details["costs"] = [g.cost for g in guesses]
+            details["worst"] = [g.worst_edge for g in guesses]
+            details["disc"] = structure_ok
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
             contrast, navy = structure_ok[k]
             doubt = guess.cost + cfg.disc_navy_weight * navy
