@@ -64,6 +64,7 @@ from vision.rectify import (
     BoardFit,
     Lens,
     Pyramid,
+    find_homography,
     match_offsets,
     perspective_search,
     plausible,
@@ -686,7 +687,7 @@ def _homography_from_points(
             raise CalibrationError(f"{bp.tolist()} is not a lattice vertex of the board", d)
         board.append((sym[:, :2] @ bp + sym[:, 2])[None])
         image.append(ip[None])
-    h, _ = cv2.findHomography(np.vstack(board), np.vstack(image), 0)
+    h, _ = find_homography(np.vstack(board), np.vstack(image), 0)
     if h is None or not np.isfinite(h).all():
         raise CalibrationError("the points do not make a homography", len(board))
     return h / h[2, 2], canon
@@ -811,7 +812,7 @@ def fit_points(
     from scipy.optimize import minimize_scalar
 
     lens0 = Lens.none(frame_shape)
-    h0, inliers = cv2.findHomography(board_pts, image_pts, cv2.RANSAC, threshold_px)
+    h0, inliers = find_homography(board_pts, image_pts, cv2.RANSAC, threshold_px)
     if h0 is None or inliers is None:
         raise BoardNotFoundError("no homography fits the lattice points", len(board_pts))
     keep = inliers.ravel().astype(bool)
@@ -819,7 +820,7 @@ def fit_points(
     def solve(k: float, sel: NDArray[np.bool_]) -> tuple[float, FloatArray, FloatArray]:
         lens = lens0.with_k(k)
         und = lens.undistort(image_pts[sel])
-        h, _ = cv2.findHomography(board_pts[sel], und, 0)
+        h, _ = find_homography(board_pts[sel], und, 0)
         if h is None:
             return float("inf"), h0, np.full(int(sel.sum()), np.inf)
         err = np.linalg.norm(lens.distort(project(h, board_pts)) - image_pts, axis=1)

@@ -279,7 +279,13 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
     bright their sectors happen to be.
     """
     rel, _ = relative_value(frame_bgr, cfg)
-    lo = float(np.percentile(rel[::4, ::4], 5))
+    # The plastic's level: the darkest twentieth of the frame, unless the board is too small
+    # a part of the frame for that; then the typical level of the dark pixels.
+    sample = rel[::4, ::4]
+    lo = float(np.percentile(sample, 5))
+    if lo > cfg.dark_levels[0]:
+        dark = sample[sample < cfg.dark_levels[-1]]
+        lo = float(np.median(dark)) if dark.size >= 50 else cfg.dark_levels[0] / 2
     return np.clip((rel - lo - cfg.contrast_floor) / cfg.contrast_span, 0.0, 1.0).astype(np.float32)
 
 
@@ -450,11 +456,24 @@ def match_offsets(
     )
 
 
+def find_homography(
+    src: FloatArray, dst: FloatArray, method: int = 0, thresh: float = 3.0
+) -> tuple[FloatArray | None, NDArray[np.uint8] | None]:
+    """``cv2.findHomography`` that answers ``(None, None)`` for degenerate points
+    (fewer than four, or all on a line) instead of raising."""
+    if len(src) < 4:
+        return None, None
+    try:
+        return cv2.findHomography(src, dst, method, thresh)  # type: ignore[no-any-return]
+    except cv2.error:
+        return None, None
+
+
 def fit_with_lens(
     board_pts: FloatArray, image_pts: FloatArray, lens: Lens, thresh: float, max_k: float
 ) -> tuple[FloatArray, Lens, NDArray[np.bool_], FloatArray]:
     """Homography and radial distortion that best map board points onto image points."""
-    h0, inliers = cv2.findHomography(board_pts, image_pts, cv2.RANSAC, thresh)
+    h0, inliers = find_homography(board_pts, image_pts, cv2.RANSAC, thresh)
     if h0 is None:
         raise BoardNotFoundError("no homography fits the lattice")
     keep = inliers.ravel().astype(bool)
@@ -462,7 +481,7 @@ def fit_with_lens(
 
     def residual(k: float) -> tuple[float, FloatArray]:
         und = lens.with_k(k).undistort(ip)
-        h, _ = cv2.findHomography(bp, und, 0)
+        h, _ = find_homography(bp, und, 0)
         if h is None:
             return float("inf"), h0
         err = np.linalg.norm(lens.with_k(k).distort(project(h, bp)) - ip, axis=1)
@@ -500,9 +519,12 @@ def _affine_update(
     """Correct ``current`` by an affine map of the image only (its perspective stays)."""
     predicted = project(current, board_pts)
     target = lens.undistort(image_pts)
-    affine, inliers = cv2.estimateAffine2D(
-        predicted, target, method=cv2.RANSAC, ransacReprojThreshold=thresh
-    )
+    try:
+        affine, inliers = cv2.estimateAffine2D(
+            predicted, target, method=cv2.RANSAC, ransacReprojThreshold=thresh
+        )
+    except cv2.error:
+        affine, inliers = None, None
     if affine is None:
         raise BoardNotFoundError("no map fits the lattice")
     new = np.vstack([affine, [0.0, 0.0, 1.0]]) @ current
