@@ -45,6 +45,7 @@ class ReaderConfig:
     max_lens_k: float
     read_ppu_min: int
     read_ppu_max: int
+    read_ppu_step: int
     ridge_half_width: float
     window_side: float
     disc_radius: float

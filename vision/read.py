@@ -276,7 +276,9 @@ class BoardReader:
         """
         cfg = self.config
         scale = px_per_unit(fit.homography)
-        ppu = int(min(cfg.read_ppu_max, max(cfg.read_ppu_min, round(scale))))
+        # A few canvas sizes only, so that the cells' zones (cached per size) are reused.
+        step = cfg.read_ppu_step
+        ppu = int(min(cfg.read_ppu_max, max(cfg.read_ppu_min, step * round(scale / step))))
         canvas = Canvas(ppu)
         sigma = 0.5 * scale / ppu - 0.5
         src = cv2.GaussianBlur(frame_bgr, (0, 0), sigma) if sigma > 0.3 else frame_bgr
