@@ -28,7 +28,7 @@ import math
 import os
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
@@ -46,7 +46,7 @@ from vision.colour import (
     colour_distance,
     prototype_lab,
 )
-from vision.config import ReaderConfig
+from vision.config import ReaderConfig, config_values
 from vision.errors import BoardNotFoundError, CalibrationError, VisionError
 from vision.model import (
     CENTRE,
@@ -125,12 +125,7 @@ class CalibrationConfig:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CalibrationConfig:
-        values = {}
-        for f in fields(cls):
-            if f.name not in data:
-                raise VisionError(f"calibration config lacks {f.name!r}", dict(data))
-            values[f.name] = data[f.name]
-        return cls(**values)
+        return cls(**config_values(cls, data, "calibration"))
 
 
 @cache

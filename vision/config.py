@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cache
 from importlib import resources
@@ -10,6 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from vision.errors import VisionError
+
+
+def config_values(cls: type, data: Mapping[str, Any], what: str) -> dict[str, Any]:
+    """The values of a config dataclass's fields from JSON data; a missing one is an error.
+
+    Shared by the reader's, the tracker's and the calibration's configs.
+    """
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            raise VisionError(f"{what} config lacks {f.name!r}", dict(data))
+        values[f.name] = data[f.name]
+    return values
 
 
 @dataclass(frozen=True)
@@ -70,11 +84,7 @@ class ReaderConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReaderConfig:
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            if f.name not in data:
-                raise VisionError(f"reader config lacks {f.name!r}", data)
-            values[f.name] = data[f.name]
+        values = config_values(cls, data, "reader")
         values["align_rounds"] = tuple(AlignRound(**r) for r in data["align_rounds"])
         values["dark_levels"] = tuple(float(v) for v in data["dark_levels"])
         return cls(**values)

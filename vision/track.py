@@ -33,7 +33,7 @@ import json
 import logging
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
@@ -45,6 +45,7 @@ from numpy.typing import NDArray
 from engine import SPECTRANGLE36, Placement, check_placement
 from engine.colours import EDGE_ORDER
 from engine.game import Game, Outcome, Place
+from vision.config import config_values
 from vision.errors import VisionError
 from vision.model import CENTRE, PLAY_CORNERS, VERTICES, Canvas, FloatArray, outer_corners, project
 from vision.read import EMPTY, TILE, UNKNOWN, BoardReading, CellReading, check_frame
@@ -92,12 +93,7 @@ class TrackerConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TrackerConfig:
-        values = {}
-        for f in fields(cls):
-            if f.name not in data:
-                raise VisionError(f"tracker config lacks {f.name!r}", data)
-            values[f.name] = data[f.name]
-        return cls(**values)
+        return cls(**config_values(cls, data, "tracker"))
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> TrackerConfig:
@@ -513,7 +509,8 @@ class Tracker:
         self.clean: View | None = None  # the last scene that matched the record, bare
         self.matched: View | None = None  # the last scene that read as the record
         self.previous: View | None = None
-        self.physical: dict[int, Placement] = {}  # what lies on the board (incl. pending)
+        # What lies on the board (incl. pending); a game taken over starts from its board.
+        self.physical: dict[int, Placement] = {p.index: p for p in self.game.board.placements}
         self.illegal: dict[int, tuple[Placement, int]] = {}  # illegal tiles not yet taken back
         self.pending: dict[int, _Pending] = {}
         self.look: tuple[tuple[int, ...], ...] | None = None  # what the last look was about
@@ -567,6 +564,11 @@ class Tracker:
             return []
         self._set_fit(name, fit, frame_bgr)
         return [Located(name, _corners(fit))]
+
+    def start_from(self, name: str, fit: BoardFit, frame_bgr: NDArray[np.uint8]) -> None:
+        """Follow the board at ``fit`` (e.g. a calibration's) from this frame on, without
+        looking for it first."""
+        self._set_fit(name, fit, frame_bgr)
 
     def _set_fit(self, name: str, fit: BoardFit, frame_bgr: NDArray[np.uint8]) -> None:
         self.fit = fit

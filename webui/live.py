@@ -154,10 +154,8 @@ def default_tracker(
     reading with the calibration ``profile``'s colours when there is one (its fit is given
     to the tracker by the worker once checked against the camera's picture)."""
     reader = reader_for(profile, BoardReader())
-    tracker = Tracker(reader, players=game, config=TrackerConfig.load(), fps=fps)
-    # A resumed game: the tiles already recorded are on the board, not new.
-    tracker.physical = {p.index: p for p in game.board.placements}
-    return tracker
+    # A resumed game: the tracker takes the tiles already recorded as lying on the board.
+    return Tracker(reader, players=game, config=TrackerConfig.load(), fps=fps)
 
 
 @dataclass(frozen=True)
@@ -459,7 +457,7 @@ class LiveWorker:
         if outcome is None or cal.profile is None:
             return
         redone, reason = outcome
-        self.tracker._set_fit(name, cal.profile.fit, frame)
+        self.tracker.start_from(name, cal.profile.fit, frame)
         cal.checked = True
         if redone:
             message = f"calibration redone ({reason}); tracking"
