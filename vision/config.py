@@ -66,6 +66,10 @@ class ReaderConfig:
     dark_distance: float
     occupancy_min_fill: float
     occupancy_max_empty_fill: float
+    window_empty_ncc: float
+    window_empty_margin: float
+    local_black_radius: float
+    local_black_prior: float
     sector_distance: float
     sector_radius: float
     colour_reject_distance: float

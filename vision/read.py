@@ -44,6 +44,7 @@ from vision.rectify import (
     fit_with_lens,
     plausible,
     px_per_unit,
+    scorer,
     warp_to_canvas,
 )
 
@@ -287,7 +288,8 @@ class BoardReader:
             np.full(frame_bgr.shape[:2], 255, np.uint8), fit.homography, canvas, lens=fit.lens
         )
         cell_zones, band = zones(ppu, cfg)
-        black_srgb, field = self._black_field(canvas_bgr, valid, band, cell_zones, canvas)
+        windows = self._see_through(canvas_bgr, valid, ppu)
+        black_srgb, field = self._black_field(canvas_bgr, valid, band, cell_zones, canvas, windows)
         black = bgr_to_linear_rgb(black_srgb)
         # A bright reference: the brighter pixels on the playing area.
         whole = np.concatenate([canvas_bgr[z.whole] for z in cell_zones]).max(axis=1)
@@ -308,6 +310,10 @@ class BoardReader:
             if (valid[z.whole] < 255).any():
                 states.append(UNKNOWN)
                 notes.append("outside the image")
+                continue
+            if windows[i]:
+                states.append(EMPTY)
+                notes.append("")
                 continue
             fill = float((darkness(canvas_bgr[z.rim], z.rim) > cfg.dark_distance).mean())
             sec_px = [canvas_bgr[s] for s in z.sectors]
@@ -392,6 +398,23 @@ class BoardReader:
             )
         return tuple(readings), canvas_bgr
 
+    def _see_through(
+        self, canvas_bgr: NDArray[np.uint8], valid: NDArray[np.uint8], ppu: int
+    ) -> NDArray[np.bool_]:
+        """(36,) bool: the cells whose see-through window is plainly visible.
+
+        Judged by shape alone: the correlation of the brightness with an empty cell's
+        window (a light triangle in a dark frame) against that with a tile (light edge to
+        edge). Correlation ignores gain and offset, so a lamp's glare on the plastic or a
+        dim corner does not change it; a table as dark as the plastic leaves the decision
+        to the levels.
+        """
+        cfg = self.config
+        value = canvas_bgr.max(axis=2).astype(np.float32)
+        ncc = scorer(ppu, cfg).scores(value, valid)
+        tile, window = ncc[:, 0], ncc[:, 1]
+        return (window >= cfg.window_empty_ncc) & (window - tile >= cfg.window_empty_margin)
+
     # -- colour ---------------------------------------------------------------------------
 
     def _black_field(
@@ -401,13 +424,17 @@ class BoardReader:
         band: tuple[IntArray, IntArray],
         cell_zones: tuple[CellZones, ...],
         canvas: Canvas,
+        windows: NDArray[np.bool_],
     ) -> tuple[FloatArray, Any]:
         """The plastic's colour, and how its brightness varies over the board.
 
         Samples: stretches of the border band and the rims of every cell; a smooth
-        (quadratic) lower envelope is fitted to their dark levels, so a lamp's gradient or
-        a glare spot on the plastic does not read as a tile. Returns the band's median
-        BGR and a function of canvas pixels (rows, cols) -> factor on that colour.
+        (quadratic) lower envelope is fitted to their dark levels, so a lamp's gradient
+        does not read as a tile. On top of it, what the surely-plastic samples (the band
+        and the frames of cells whose window is seen, ``windows``) say locally: a glare
+        spot or a hand's shadow on the plastic is followed over about a cell. Returns the
+        band's median BGR and a function of canvas pixels (rows, cols) -> factor on that
+        colour.
         """
         b, g, r = cv2.split(canvas_bgr)
         value = cv2.max(cv2.max(b, g), r)
@@ -431,6 +458,8 @@ class BoardReader:
         )
         usable = counts >= 8
         band_count = int((usable & (lv_arr[:, 0] < 100)).sum())
+        ids = lv_arr[usable, 0].astype(np.int64)
+        trusted = (ids < 100) | windows[np.clip(ids - 100, 0, len(windows) - 1)]
         pts = [tuple(p) for p in pts_arr[usable]]
         levels = list(lv_arr[usable, 1])
         p = np.array(pts, dtype=np.float64)
@@ -457,14 +486,38 @@ class BoardReader:
         if keep.sum() >= 10:
             coef, *_ = np.linalg.lstsq(a[keep], lv[keep], rcond=None)
         v_black = max(float(black.max()), 1.0)
+        local = self._local_excess(p[trusted], lv[trusted] - a[trusted] @ coef, canvas)
 
         def field(where: tuple[IntArray, IntArray]) -> FloatArray:
-            r = np.asarray(where[0], dtype=np.float64)
-            c = np.asarray(where[1], dtype=np.float64)
-            level = design(r, c) @ coef
-            return np.clip(level / v_black, 0.5, 3.0)
+            r = np.asarray(where[0], dtype=np.int64)
+            c = np.asarray(where[1], dtype=np.int64)
+            level = design(r.astype(np.float64), c.astype(np.float64)) @ coef
+            level = level + local[r * 4 // canvas.ppu, c * 4 // canvas.ppu]
+            return np.clip(level / v_black, 0.5, 6.0)
 
         return black, field
+
+    def _local_excess(self, pts: FloatArray, residuals: FloatArray, canvas: Canvas) -> FloatArray:
+        """The plastic's level above (or below) the smooth field, on a grid of ppu/4 px.
+
+        A kernel average of the residuals of surely-plastic samples ``pts`` (N, 2) canvas
+        (row, col); where no sample is near, it fades to 0 (the smooth field).
+        Returns float64 (ceil(H*4/ppu)+1, ceil(W*4/ppu)+1).
+        """
+        cfg = self.config
+        step = canvas.ppu / 4.0
+        gh = int(math.ceil(canvas.height / step)) + 1
+        gw = int(math.ceil(canvas.width / step)) + 1
+        grid = np.zeros((gh, gw))
+        if len(pts) == 0:
+            return grid
+        gr, gc = np.meshgrid((np.arange(gh) + 0.5) * step, (np.arange(gw) + 0.5) * step)
+        g = np.stack([gr.ravel(), gc.ravel()], axis=1)
+        sigma = cfg.local_black_radius * canvas.ppu
+        d2 = ((g[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)
+        w = np.exp(-0.5 * d2 / sigma**2)
+        est = (w @ residuals) / (w.sum(axis=1) + cfg.local_black_prior)
+        return est.reshape(gw, gh).T
 
     def _white_point(
         self, discs: list[FloatArray], sectors: list[FloatArray], black: FloatArray
