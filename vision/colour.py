@@ -51,6 +51,17 @@ def srgb_to_linear(srgb: FloatArray) -> FloatArray:
     return np.where(s <= 0.04045, s / 12.92, ((s + 0.055) / 1.055) ** 2.4)
 
 
+def linear_to_srgb(linear: FloatArray) -> FloatArray:
+    """Linear light in [0, 1] (...) -> sRGB-encoded in [0, 1] (...): the inverse of
+    :func:`srgb_to_linear`.
+
+    >>> round(float(linear_to_srgb(srgb_to_linear(np.array(0.5)))), 6)
+    0.5
+    """
+    x = np.clip(np.asarray(linear, dtype=np.float64), 0.0, None)
+    return np.where(x <= 0.0031308, 12.92 * x, 1.055 * x ** (1 / 2.4) - 0.055)
+
+
 def bgr_to_linear_rgb(bgr: NDArray[np.generic]) -> FloatArray:
     """uint8 BGR (..., 3) -> linear RGB in [0, 1] (..., 3)."""
     rgb = np.asarray(bgr, dtype=np.float64)[..., ::-1] / 255.0

@@ -70,6 +70,7 @@ class ReaderConfig:
     window_empty_margin: float
     local_black_radius: float
     local_black_prior: float
+    glare_limit: float
     sector_distance: float
     sector_radius: float
     colour_reject_distance: float

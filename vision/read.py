@@ -305,6 +305,7 @@ class BoardReader:
         notes: list[str] = []
         sector_lin: list[FloatArray] = []
         disc_lin: list[FloatArray] = []
+        glares: list[float] = []
         candidates: list[int] = []
         for i, z in enumerate(cell_zones):
             if (valid[z.whole] < 255).any():
@@ -327,8 +328,13 @@ class BoardReader:
                 states.append(TILE)
                 notes.append("")
                 candidates.append(i)
-                sector_lin.append(bgr_to_linear_rgb(sec_med))
-                disc_lin.append(bgr_to_linear_rgb(canvas_bgr[z.disc]))
+                # Light reflected off the plastic there (glare) is reflected off the tile
+                # too: take it away, as an offset, before the colours are judged.
+                glare = bgr_to_linear_rgb(black_srgb * field(centre)[:, None]) - black
+                glare = np.maximum(glare, 0.0)
+                glares.append(float(glare.max()))
+                sector_lin.append(bgr_to_linear_rgb(sec_med) - glare)
+                disc_lin.append(bgr_to_linear_rgb(canvas_bgr[z.disc]) - glare.mean(axis=0))
             elif fill <= cfg.occupancy_max_empty_fill:
                 states.append(EMPTY)
                 notes.append("")
@@ -370,6 +376,9 @@ class BoardReader:
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
             contrast, navy = structure_ok[k]
             doubt = guess.cost + cfg.disc_navy_weight * navy
+            if glares[k] > cfg.glare_limit * float(white.max()):
+                readings[i] = CellReading(i, UNKNOWN, note="glare washes the colours out")
+                continue
             if (
                 contrast < cfg.disc_min_contrast
                 or doubt > cfg.tile_doubt_limit

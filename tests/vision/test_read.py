@@ -15,11 +15,12 @@ import pytest
 
 from engine import SPECTRANGLE36, Board, Placement
 from spectrangle.cli import main
+from vision.colour import linear_to_srgb, srgb_to_linear
 from vision.config import default_config
 from vision.errors import UnreadableImageError
-from vision.model import PLAY_CORNERS, canonical_order
+from vision.model import CENTROIDS, PLAY_CORNERS, canonical_order
 from vision.read import BoardReader, BoardReading, check_frame, load_image
-from vision.rectify import Lens, homography_from_corners, plausible
+from vision.rectify import Lens, homography_from_corners, plausible, px_per_unit
 
 ROOT = Path(__file__).resolve().parents[2]
 STILLS = ROOT / "sample_images" / "stills"
@@ -98,6 +99,39 @@ def test_a_colour_cast_and_dimmer_light_change_nothing() -> None:
     a, b = reading_of("00"), reader().read(cast)
     assert b.found
     assert same_board_up_to_turn(b.board(), a.board())
+
+
+def glare(frame: np.ndarray, centre: np.ndarray, sigma: float, peak: float) -> np.ndarray:
+    """A lamp's reflection: light added over a round spot (the plastic and tiles alike).
+
+    ``peak`` is the light added at the centre, as a fraction of white, in linear light.
+    """
+    ys, xs = np.mgrid[: frame.shape[0], : frame.shape[1]]
+    d2 = (xs - centre[0]) ** 2 + (ys - centre[1]) ** 2
+    spot = peak * np.exp(-0.5 * d2 / sigma**2)
+    linear = srgb_to_linear(frame / 255.0) + spot[:, :, None]
+    return np.clip(linear_to_srgb(np.clip(linear, 0, 1)) * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_glare_on_the_plastic_leaves_empty_cells_empty() -> None:
+    """A lamp's glare over the empty part of the board brightens the black frames of the
+    empty cells: their windows still show, so they stay empty, and no tile appears."""
+    clean = reading_of("00")
+    assert clean.fit is not None
+    empty = [c.index for c in clean.cells if c.state == "empty"]
+    centre = clean.fit.to_image(CENTROIDS[empty]).mean(axis=0)
+    frame = glare(
+        load_image(str(STILLS / "00.jpg")), centre, px_per_unit(clean.fit.homography), 0.2
+    )
+    reading = reader().read(frame)
+    assert reading.found
+    changed = [
+        (a.index, a.state, a.note)
+        for a, b in zip(reading.cells, clean.cells, strict=True)
+        if a.state != b.state or a.placement != b.placement
+    ]
+    assert all(state == "unknown" for _, state, _ in changed), changed
+    assert len(changed) <= 1, changed
 
 
 def test_upside_down_photo_reads_the_same_board() -> None:
