@@ -356,7 +356,7 @@ class BoardReader:
                 sector_costs[k, :, j] = colour_distance(
                     lab, self.prototypes[c], cfg.colour_lightness_weight
                 )
-            structure_ok.append(self._disc(disc_lin[k], black, white))
+            structure_ok.append(self._disc(disc_lin[k], black, white, gains))
         num_scores, num_contrast, num_offsets = self.numerals.scores(
             canvas_bgr, candidates, ppu, cfg
         )
@@ -573,11 +573,14 @@ class BoardReader:
             gains = np.clip(new, 0.6, 1.6)
         return gains
 
-    def _disc(self, disc: FloatArray, black: FloatArray, white: FloatArray) -> tuple[float, float]:
+    def _disc(
+        self, disc: FloatArray, black: FloatArray, white: FloatArray, gains: FloatArray
+    ) -> tuple[float, float]:
         """A tile's centre: a navy disc with a white numeral. Returns (contrast, navy distance).
 
         Contrast is the spread of the disc zone's brightness relative to black-to-white;
-        the navy distance is the Lab distance of its darker part to the navy prototype.
+        the navy distance is the Lab distance of its darker part to the navy prototype,
+        under the same tint correction (``gains``) as the tiles' colours.
         """
         if len(disc) < 6:
             return 1.0, 0.0
@@ -585,5 +588,5 @@ class BoardReader:
         lo, hi = np.percentile(v, 15), np.percentile(v, 92)
         contrast = float((hi - lo) / max(float(white.max() - black.max()), 1e-3))
         dark = disc[v <= np.percentile(v, 40)]
-        lab = linear_rgb_to_lab(normalise(np.median(dark, axis=0), black, white))
+        lab = linear_rgb_to_lab(normalise(np.median(dark, axis=0), black, white) * gains)
         return contrast, float(np.linalg.norm(lab - self.navy_lab))
