@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import numpy as np
 
 from engine import SPECTRANGLE36, Board
 from engine.colours import EDGE_ORDER
+from vision.config import default_config
 from vision.read import BoardReader, load_image
 
 GEO = SPECTRANGLE36.geometry
@@ -65,9 +67,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--details", action="store_true", help="print every wrong cell")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="try another value of a reader threshold (JSON value), e.g. --set numeral_weight=8",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    reader = BoardReader()
+    config = default_config()
+    for item in args.set:
+        key, _, value = item.partition("=")
+        if key not in {f.name for f in fields(config)}:
+            print(f"no reader threshold named {key!r}", file=sys.stderr)
+            return 2
+        config = replace(config, **{key: json.loads(value)})
+    reader = BoardReader(config)
     truths = sorted(args.folder.rglob("*.json"))
     truths = [t for t in truths if t.with_suffix(".jpg").exists()]
     if args.limit:
