@@ -87,4 +87,31 @@ def zones(ppu: int, cfg: ReaderConfig) -> tuple[tuple[CellZones, ...], tuple[Int
     return tuple(out), (vs[band], us[band])
 
 
-__all__ = ["EDGE_ORDER", "CellZones", "zones"]
+@cache
+def band_sides(ppu: int, inner: float, outer: float) -> tuple[tuple[IntArray, IntArray], ...]:
+    """Canvas pixels (rows, cols) of the border band along each side of the playing triangle.
+
+    A strip between ``inner`` and ``outer`` units outside each side (PLAY_CORNERS[k] to
+    PLAY_CORNERS[k + 1]), within the side's length: where only plastic and peg holes are.
+    """
+    canvas = Canvas(ppu)
+    us, vs = np.meshgrid(np.arange(canvas.width), np.arange(canvas.height))
+    us, vs = us.ravel(), vs.ravel()
+    pts = np.stack([canvas.x0 + (us + 0.5) / ppu, canvas.y0 + (vs + 0.5) / ppu], axis=1)
+    centre = PLAY_CORNERS.mean(axis=0)
+    out = []
+    for k in range(3):
+        a, b = PLAY_CORNERS[k], PLAY_CORNERS[(k + 1) % 3]
+        d = b - a
+        length = math.hypot(*d)
+        t = ((pts - a) @ d) / length
+        n = np.array([-d[1], d[0]]) / length
+        if (centre - a) @ n > 0:
+            n = -n
+        outside = (pts - a) @ n
+        sel = (outside > inner) & (outside < outer) & (t > 0.5) & (t < length - 0.5)
+        out.append((vs[sel], us[sel]))
+    return tuple(out)
+
+
+__all__ = ["EDGE_ORDER", "CellZones", "band_sides", "zones"]

@@ -71,6 +71,13 @@ class ReaderConfig:
     local_black_radius: float
     local_black_prior: float
     glare_limit: float
+    band_check_ppu: int
+    band_strip: tuple[float, float]
+    band_percentile: float
+    band_min_seen: float
+    band_weight: float
+    band_bright_level: float
+    band_shift_margin: float
     sector_distance: float
     sector_radius: float
     colour_reject_distance: float
@@ -92,6 +99,8 @@ class ReaderConfig:
         values = config_values(cls, data, "reader")
         values["align_rounds"] = tuple(AlignRound(**r) for r in data["align_rounds"])
         values["dark_levels"] = tuple(float(v) for v in data["dark_levels"])
+        inner, outer = data["band_strip"]
+        values["band_strip"] = (float(inner), float(outer))
         return cls(**values)
 
     @classmethod

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from engine import SPECTRANGLE36, Board, Colour, Placement
 from engine.colours import EDGE_ORDER
-from vision.cells import CellZones, IntArray, zones
+from vision.cells import CellZones, IntArray, band_sides, zones
 from vision.colour import (
     NOMINAL_SRGB,
     TILE_COLOURS,
@@ -38,6 +38,7 @@ from vision.locate import outline_candidates
 from vision.model import CENTROIDS, PLAY_CORNERS, Canvas, FloatArray
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
+    LATTICE_SHIFTS,
     BoardFit,
     Lens,
     fit_board,
@@ -218,13 +219,80 @@ class BoardReader:
             raise BoardNotFoundError(problem)
         return best
 
+    def check_band(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit:
+        """The fit moved by whole cells when that puts the border band on dark plastic.
+
+        The cell lattice repeats itself, so a fit one cell off still matches almost every
+        cell (most often when a corner of the board is outside the frame); the border band,
+        black plastic with small peg holes, tells. A move is taken when the band along
+        the sides gets clearly darker than the cells' match gets worse.
+        """
+        cfg = self.config
+
+        def merit(h: FloatArray) -> float:
+            band, cells = self._band_and_cells(frame_bgr, h, fit.lens)
+            seen = ~np.isnan(band)
+            return cells + cfg.band_weight * float(np.sum(cfg.band_bright_level - band[seen]))
+
+        for _ in range(2):
+            current = merit(fit.homography)
+            best, best_merit = None, current + cfg.band_shift_margin
+            for shift in LATTICE_SHIFTS:
+                t = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
+                h = fit.homography @ t
+                m = merit(h)
+                if m > best_merit:
+                    best, best_merit = h, m
+            if best is None:
+                break
+            log.debug("lattice moved by a cell: merit %.2f -> %.2f", current, best_merit)
+            probe = BoardFit(best, np.zeros((3, 2)), 0, 0, 0, fit.lens)
+            fit = BoardFit(
+                best,
+                probe.to_image(PLAY_CORNERS),
+                fit.residual_px,
+                fit.residual_units,
+                fit.points,
+                fit.lens,
+            )
+        return fit
+
+    def _band_and_cells(
+        self, frame_bgr: NDArray[np.uint8], homography: FloatArray, lens: Lens | None
+    ) -> tuple[FloatArray, float]:
+        """(3,) brightness of the band along each side (NaN where out of the frame), 0 for
+        the plastic's black and 1 for the bright things on the board; and the mean match of
+        the visible cells with a tile or an empty window."""
+        cfg = self.config
+        ppu = cfg.band_check_ppu
+        canvas = Canvas(ppu)
+        small = warp_to_canvas(frame_bgr, homography, canvas, lens=lens)
+        valid = warp_to_canvas(
+            np.full(frame_bgr.shape[:2], 255, np.uint8), homography, canvas, lens=lens
+        )
+        value = small.max(axis=2).astype(np.float32)
+        ok = valid == 255
+        if ok.sum() < 50:
+            return np.full(3, np.nan), 0.0
+        lo, hi = np.percentile(value[ok], [5, 95])
+        levels = np.full(3, np.nan)
+        for k, (rows, cols) in enumerate(band_sides(ppu, *cfg.band_strip)):
+            seen = ok[rows, cols]
+            if len(seen) and seen.mean() >= cfg.band_min_seen:
+                level = np.percentile(value[rows, cols][seen], cfg.band_percentile)
+                levels[k] = (level - lo) / max(float(hi - lo), 1.0)
+        ncc = scorer(ppu, cfg).scores(value, valid).max(axis=1)
+        seen_cells = ncc != 0
+        return levels, float(ncc[seen_cells].mean()) if seen_cells.any() else 0.0
+
     def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading:
         """Read a frame; a frame without a board gives ``found=False`` and a reason."""
         frame_bgr = check_frame(frame_bgr)
-        try:
-            fit = fit or self.locate(frame_bgr)
-        except BoardNotFoundError as exc:
-            return BoardReading(False, reason=str(exc))
+        if fit is None:
+            try:
+                fit = self.check_band(frame_bgr, self.locate(frame_bgr))
+            except BoardNotFoundError as exc:
+                return BoardReading(False, reason=str(exc))
         details: dict[str, Any] = {}
         cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
         better = self._refit_on_discs(fit, details)

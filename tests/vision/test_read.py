@@ -20,7 +20,14 @@ from vision.config import default_config
 from vision.errors import UnreadableImageError
 from vision.model import CENTROIDS, PLAY_CORNERS, canonical_order
 from vision.read import BoardReader, BoardReading, check_frame, load_image
-from vision.rectify import Lens, homography_from_corners, plausible, px_per_unit
+from vision.rectify import (
+    LATTICE_SHIFTS,
+    BoardFit,
+    Lens,
+    homography_from_corners,
+    plausible,
+    px_per_unit,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 STILLS = ROOT / "sample_images" / "stills"
@@ -289,3 +296,18 @@ def test_a_corrupt_calibration_profile_falls_back(
     assert status == 0
     assert "without calibration" in captured.err and "profile.json" in captured.err
     assert json.loads(captured.out)["board"]["found"] is True
+
+
+@pytest.mark.parametrize("name", ["00", "01", "05", "08"])
+def test_a_fit_one_cell_off_is_moved_back(name: str) -> None:
+    """The lattice repeats itself; the border band tells a fit one cell off (any of the
+    six ways), and the right fit stays where it is."""
+    fit = reading_of(name).fit
+    assert fit is not None
+    frame = load_image(str(STILLS / f"{name}.jpg"))
+    for shift in [*LATTICE_SHIFTS, np.zeros(2)]:
+        moved = fit.homography @ np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1.0]])
+        probe = BoardFit(moved, np.zeros((3, 2)), 0.0, 0.0, 0, fit.lens)
+        wrong = BoardFit(moved, probe.to_image(PLAY_CORNERS), 0.0, 0.0, 0, fit.lens)
+        back = reader().check_band(frame, wrong)
+        assert np.abs(back.corners - fit.corners).max() < 1.0, shift
