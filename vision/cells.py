@@ -87,6 +87,65 @@ def zones(ppu: int, cfg: ReaderConfig) -> tuple[tuple[CellZones, ...], tuple[Int
     return tuple(out), (vs[band], us[band])
 
 
+@dataclass(frozen=True)
+class PackedZones:
+    """Every cell's zones concatenated in cell order, to measure all cells at once.
+
+    ``*_starts`` are the offsets of each cell's (or each (cell, edge) sector's) pixels in
+    the concatenated (rows, cols); ``sector_centres`` the centre pixel (rows, cols) of
+    each of the 108 sector patches, in (cell, edge) order.
+    """
+
+    rim: tuple[IntArray, IntArray] = field(repr=False)
+    rim_starts: IntArray = field(repr=False)
+    sectors: tuple[IntArray, IntArray] = field(repr=False)
+    sector_starts: IntArray = field(repr=False)
+    sector_centres: tuple[IntArray, IntArray] = field(repr=False)
+    whole: tuple[IntArray, IntArray] = field(repr=False)
+    whole_starts: IntArray = field(repr=False)
+
+
+def _pack(parts: list[tuple[IntArray, IntArray]]) -> tuple[tuple[IntArray, IntArray], IntArray]:
+    starts = np.cumsum([0] + [len(r) for r, _ in parts[:-1]]).astype(np.int64)
+    rows = np.concatenate([r for r, _ in parts]).astype(np.int64)
+    cols = np.concatenate([c for _, c in parts]).astype(np.int64)
+    return (rows, cols), starts
+
+
+@cache
+def packed_zones(ppu: int, cfg: ReaderConfig) -> PackedZones:
+    """The zones of :func:`zones`, concatenated (cached per canvas size)."""
+    cells, _ = zones(ppu, cfg)
+    rim, rim_starts = _pack([z.rim for z in cells])
+    sector_list = [s for z in cells for s in z.sectors]
+    sectors, sector_starts = _pack(sector_list)
+    centres = (
+        np.array([int(np.median(r)) for r, _ in sector_list], dtype=np.int64),
+        np.array([int(np.median(c)) for _, c in sector_list], dtype=np.int64),
+    )
+    whole, whole_starts = _pack([z.whole for z in cells])
+    return PackedZones(rim, rim_starts, sectors, sector_starts, centres, whole, whole_starts)
+
+
+def segment_medians(values: FloatArray, starts: IntArray) -> FloatArray:
+    """The median of each segment of ``values`` (N, C) cut at ``starts`` (S,): (S, C).
+
+    One sort per channel for all segments (as ``np.median`` per segment would give).
+    """
+    n = len(values)
+    ends = np.r_[starts[1:], n]
+    counts = ends - starts
+    seg = np.repeat(np.arange(len(starts)), counts)
+    lo = starts + (counts - 1) // 2
+    hi = starts + counts // 2
+    out = np.empty((len(starts), values.shape[1]))
+    for ch in range(values.shape[1]):
+        order = np.lexsort((values[:, ch], seg))
+        v = values[order, ch]
+        out[:, ch] = 0.5 * (v[lo] + v[hi])
+    return out
+
+
 @cache
 def band_sides(ppu: int, inner: float, outer: float) -> tuple[tuple[IntArray, IntArray], ...]:
     """Canvas pixels (rows, cols) of the border band along each side of the playing triangle.
@@ -114,4 +173,12 @@ def band_sides(ppu: int, inner: float, outer: float) -> tuple[tuple[IntArray, In
     return tuple(out)
 
 
-__all__ = ["EDGE_ORDER", "CellZones", "band_sides", "zones"]
+__all__ = [
+    "EDGE_ORDER",
+    "CellZones",
+    "PackedZones",
+    "band_sides",
+    "packed_zones",
+    "segment_medians",
+    "zones",
+]
