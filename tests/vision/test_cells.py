@@ -1,0 +1,49 @@
+"""Cell zones: the packed form measures the same pixels as the per-cell zones."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cells import band_sides, packed_zones, segment_medians, zones
+from vision.config import default_config
+from vision.model import Canvas
+
+
+@pytest.mark.parametrize("starts", [[0], [0, 1, 2], [0, 3, 10, 11, 30], [0, 49]])
+def test_segment_medians_equal_numpy_medians(starts: list[int]) -> None:
+    rng = np.random.default_rng(7)
+    values = rng.integers(0, 255, (50, 3)).astype(np.float64)
+    got = segment_medians(values, np.array(starts))
+    ends = [*starts[1:], 50]
+    want = np.array([np.median(values[a:b], axis=0) for a, b in zip(starts, ends, strict=True)])
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("ppu", [36, 54])
+def test_packed_zones_hold_every_cells_pixels_in_order(ppu: int) -> None:
+    cfg = default_config()
+    cells, _ = zones(ppu, cfg)
+    packed = packed_zones(ppu, cfg)
+    for i, z in enumerate(cells):
+        a = packed.rim_starts[i]
+        b = packed.rim_starts[i + 1] if i + 1 < len(cells) else len(packed.rim[0])
+        assert np.array_equal(packed.rim[0][a:b], z.rim[0])
+        assert np.array_equal(packed.rim[1][a:b], z.rim[1])
+        for k, (rows, cols) in enumerate(z.sectors):
+            s = packed.sector_starts[3 * i + k]
+            assert np.array_equal(packed.sectors[0][s : s + len(rows)], rows)
+            assert np.array_equal(packed.sectors[1][s : s + len(cols)], cols)
+
+
+def test_band_sides_lie_outside_the_playing_triangle_on_the_canvas() -> None:
+    canvas = Canvas(20)
+    sides = band_sides(20, 0.1, 0.36)
+    assert len(sides) == 3
+    for rows, cols in sides:
+        assert len(rows) > 100
+        assert rows.min() >= 0 and rows.max() < canvas.height
+        assert cols.min() >= 0 and cols.max() < canvas.width
+    # The three strips do not overlap.
+    keys = [set(zip(r.tolist(), c.tolist(), strict=True)) for r, c in sides]
+    assert not (keys[0] & keys[1]) and not (keys[1] & keys[2]) and not (keys[0] & keys[2])
