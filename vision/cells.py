@@ -83,8 +83,24 @@ def zones(ppu: int, cfg: ReaderConfig) -> tuple[tuple[CellZones, ...], tuple[Int
     us, vs = us.ravel(), vs.ravel()
     pts = np.stack([canvas.x0 + (us + 0.5) / ppu, canvas.y0 + (vs + 0.5) / ppu], axis=1)
     ed = _edge_distance(pts, PLAY_CORNERS)
-    band = (ed < -0.06) & (ed > -0.3)
+    # Not beyond the corners, where the board's outline is rounded off and the table shows.
+    beside_one_side = _sides_outside(pts, PLAY_CORNERS) == 1
+    band = (ed < -0.06) & (ed > -0.3) & beside_one_side
     return tuple(out), (vs[band], us[band])
+
+
+def _sides_outside(points: FloatArray, tri: FloatArray) -> NDArray[np.int64]:
+    """How many of the triangle's sides each point lies outside of (0 inside)."""
+    c = tri.mean(axis=0)
+    count = np.zeros(len(points), dtype=np.int64)
+    for i in range(3):
+        a, b = tri[i], tri[(i + 1) % 3]
+        d = b - a
+        n = np.array([-d[1], d[0]])
+        if (c - a) @ n < 0:
+            n = -n
+        count += ((points - a) @ n < 0).astype(np.int64)
+    return count
 
 
 @dataclass(frozen=True)
