@@ -375,7 +375,14 @@ class BoardReader:
         )
         cell_zones, band = zones(ppu, cfg)
         packed = packed_zones(ppu, cfg)
-        seen = np.minimum.reduceat(valid[packed.whole], packed.whole_starts) == 255
+        # A cell is seen when every pixel it is read from is in the frame (its outer edge
+        # may be cut off).
+        seen = (np.minimum.reduceat(valid[packed.rim], packed.rim_starts) == 255) & (
+            np.minimum.reduceat(valid[packed.sectors], packed.sector_starts)
+            .reshape(-1, 3)
+            .min(axis=1)
+            == 255
+        )
         windows = self._see_through(canvas_bgr, valid, ppu)
         black_srgb, field = self._black_field(
             canvas_bgr, valid, band, packed, canvas, windows, seen
