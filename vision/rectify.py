@@ -403,6 +403,146 @@ def perspective_search(
     return homography_from_corners(corners_img, board, best_g)
 
 
+class MaskedNcc:
+    """Masked normalised cross-correlation of fixed templates over images of one shape.
+
+    The same scores as ``cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED,
+    mask=mask)`` for a 0/1 mask, computed from three unmasked correlations that share the
+    image's spectra: with ``Z = M (T - mean_M T)``,
+    ``ncc = corr(I, Z) / (|Z| sqrt(corr(I^2, M) - corr(I, M)^2 / sum(M)))``. The
+    templates' spectra are computed once, so many windows of one image cost two forward
+    and three inverse transforms per template instead of a masked match per window.
+    Where the image is flat under the mask (no defined correlation) the score is -1.
+    """
+
+    def __init__(
+        self,
+        shape: tuple[int, int],
+        pairs: tuple[tuple[NDArray[np.float32], NDArray[np.float32]], ...],
+    ) -> None:
+        """``shape``: (H, W) of the images; ``pairs``: (template, mask) of one size each,
+        (th, tw) float32, the mask 0 or 1."""
+        h, w = shape
+        self.shape = (h, w)
+        self.dft_shape = (_fast_dft_size(h), _fast_dft_size(w))
+        self.template_shape: tuple[int, int] = pairs[0][0].shape[:2]  # type: ignore[assignment]
+        self.out_shape = (h - self.template_shape[0] + 1, w - self.template_shape[1] + 1)
+        self.kernels: list[tuple[NDArray[np.float32], NDArray[np.float32], float, float]] = []
+        for img, mask in pairs:
+            m = (mask > 0).astype(np.float64)
+            n = float(m.sum())
+            mean = float((img * m).sum()) / max(n, 1.0)
+            z = m * (img.astype(np.float64) - mean)
+            self.kernels.append((self._spectrum(z), self._spectrum(m), n, float(np.linalg.norm(z))))
+
+    def _spectrum(self, image: NDArray[np.floating]) -> NDArray[np.float32]:
+        """Packed (CCS) spectrum of ``image`` zero-padded to the transform size."""
+        pad = np.zeros(self.dft_shape, np.float32)
+        pad[: image.shape[0], : image.shape[1]] = image
+        return cv2.dft(pad)  # type: ignore[no-any-return]
+
+    def _correlate(
+        self, spectrum: NDArray[np.float32], kernel: NDArray[np.float32]
+    ) -> NDArray[np.float32]:
+        """Valid-mode correlation (out_h, out_w) float32 from an image's and a kernel's spectra."""
+        prod = cv2.mulSpectrums(spectrum, kernel, 0, conjB=True)
+        out = cv2.idft(prod, flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+        oh, ow = self.out_shape
+        return out[:oh, :ow]  # type: ignore[no-any-return]
+
+    def sums(self, image: NDArray[np.float32]) -> list[tuple[NDArray[np.float32], ...]]:
+        """Per template, the maps (out_h, out_w) float32 of ``corr(I, Z)``, ``corr(I, M)``
+        and ``corr(I^2, M)`` for the image (H, W) less its mean (which NCC ignores)."""
+        centred = image.astype(np.float32) - np.float32(image.mean())
+        f1 = self._spectrum(centred)
+        f2 = self._spectrum(centred * centred)
+        return [
+            (self._correlate(f1, fz), self._correlate(f1, fm), self._correlate(f2, fm))
+            for fz, fm, _, _ in self.kernels
+        ]
+
+    def score(
+        self,
+        k: int,
+        num: NDArray[np.floating],
+        s: NDArray[np.floating],
+        q: NDArray[np.floating],
+    ) -> FloatArray:
+        """NCC (float64) of template ``k`` from (any window of) its :meth:`sums`, -1 where
+        the image is flat."""
+        _, _, n, norm_z = self.kernels[k]
+        num, s, q = (np.asarray(a, dtype=np.float64) for a in (num, s, q))
+        var = q - s * s / n
+        flat = var <= FLAT_VARIANCE * n
+        return np.where(flat, -1.0, num / (np.sqrt(np.where(flat, 1.0, var)) * max(norm_z, 1e-12)))
+
+    def maps(self, image: NDArray[np.float32]) -> list[FloatArray]:
+        """Every template's NCC map (out_h, out_w) float64 over ``image`` (H, W)."""
+        return [self.score(k, *sums) for k, sums in enumerate(self.sums(image))]
+
+
+def _fast_dft_size(n: int) -> int:
+    """The smallest length >= ``n`` of the form 2^a 3^b 5^c with a >= 4 (OpenCV's
+    transforms are fastest on lengths with many factors of two)."""
+    m = max(n, 16)
+    while True:
+        k = m
+        for p in (2, 3, 5):
+            while k % p == 0:
+                k //= p
+        if k == 1 and m % 16 == 0:
+            return m
+        m += 1
+
+
+#: Mean squared deviation (value units squared) under a mask below which the image counts
+#: as flat there; the plastic contrast spans 0..1, so this is a spread of 1%.
+FLAT_VARIANCE = 1e-4
+
+
+@dataclass(frozen=True)
+class _CellWindows:
+    """Where each cell's search region lies on a canvas, and the NCC over their union."""
+
+    x0: NDArray[np.int64]  # (36,) left column of each cell's search region
+    y0: NDArray[np.int64]  # (36,) top row
+    inside: NDArray[np.bool_]  # (36,) the region lies on the canvas
+    box: tuple[int, int, int, int]  # (x0, y0, x1, y1): the union of the regions inside
+    half: int  # template half size: the template is (2 half + 1) square
+    side: int  # search window side, 2 r + 1
+    ncc: MaskedNcc  # up tile, up window, down tile, down window templates over the box
+
+
+@lru_cache(maxsize=16)
+def _cell_windows(
+    canvas: Canvas, r: int, ridge: float, window_side: float, disc: float
+) -> _CellWindows:
+    ppu = int(canvas.ppu)
+    pairs = cell_templates(True, ppu, ridge, window_side, disc) + cell_templates(
+        False, ppu, ridge, window_side, disc
+    )
+    half = pairs[0][0].shape[0] // 2
+    centres = canvas.to_canvas(CENTROIDS)
+    # np.round, like the built-in round, rounds halves to even
+    cx = np.round(centres[:, 0]).astype(np.int64)
+    cy = np.round(centres[:, 1]).astype(np.int64)
+    x0, y0 = cx - half - r, cy - half - r
+    x1, y1 = cx + half + r + 1, cy + half + r + 1
+    inside = (x0 >= 0) & (y0 >= 0) & (x1 <= canvas.width) & (y1 <= canvas.height)
+    if not inside.any():
+        inside[:] = False
+        box = (0, 0, canvas.width, canvas.height)
+    else:
+        box = (
+            int(x0[inside].min()),
+            int(y0[inside].min()),
+            int(x1[inside].max()),
+            int(y1[inside].max()),
+        )
+    shape = (box[3] - box[1], box[2] - box[0])
+    return _CellWindows(x0, y0, inside, box, half, 2 * r + 1, MaskedNcc(shape, pairs))
+
+
 def match_offsets(
     value: NDArray[np.float32],
     valid: NDArray[np.uint8],
@@ -410,50 +550,75 @@ def match_offsets(
     search: float,
     cfg: ReaderConfig,
 ) -> tuple[NDArray[np.int64], FloatArray, FloatArray]:
-    """Best template offset of every cell: (indices, offsets in board units, scores)."""
-    centres = canvas.to_canvas(CENTROIDS)
+    """Best template offset of every cell: (indices, offsets in board units, scores).
+
+    ``value``: the canvas (H, W) float32; ``valid``: (H, W) uint8, 0 outside the frame.
+    A cell is matched only when its whole search region lies on the canvas and in the
+    frame; its best score over both templates and the search window must reach
+    ``align_min_score``; the peak is refined to sub-pixel by a parabola on each axis.
+    """
     r = int(math.ceil(search * canvas.ppu))
-    found_idx, found_off, found_score = [], [], []
-    for i, (cx, cy) in enumerate(centres):
-        templates = cell_templates(
-            bool(UP[i]), canvas.ppu, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius
-        )
-        half = templates[0][0].shape[0] // 2
-        x0, y0 = int(round(cx)) - half - r, int(round(cy)) - half - r
-        x1, y1 = int(round(cx)) + half + r + 1, int(round(cy)) + half + r + 1
-        if x0 < 0 or y0 < 0 or x1 > value.shape[1] or y1 > value.shape[0]:
-            continue
-        if valid[y0:y1, x0:x1].min() == 0:
-            continue
-        region = value[y0:y1, x0:x1]
-        best = (-1.0, 0.0, 0.0)
-        for img, mask in templates:
-            res = cv2.matchTemplate(region, img, cv2.TM_CCOEFF_NORMED, mask=mask)
-            res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
-            _, score, _, loc = cv2.minMaxLoc(res)
-            if score > best[0]:
-                px, py = float(loc[0]), float(loc[1])
-                lx, ly = loc
-                if 0 < lx < res.shape[1] - 1:
-                    a, b, c = res[ly, lx - 1], res[ly, lx], res[ly, lx + 1]
-                    den = a - 2 * b + c
-                    px += 0.5 * (a - c) / den if den < 0 else 0.0
-                if 0 < ly < res.shape[0] - 1:
-                    a, b, c = res[ly - 1, lx], res[ly, lx], res[ly + 1, lx]
-                    den = a - 2 * b + c
-                    py += 0.5 * (a - c) / den if den < 0 else 0.0
-                best = (float(score), px, py)
-        score, px, py = best
-        if score < cfg.align_min_score:
-            continue
-        found_idx.append(i)
-        found_off.append(((x0 + px + half - cx) / canvas.ppu, (y0 + py + half - cy) / canvas.ppu))
-        found_score.append(score)
-    return (
-        np.array(found_idx, dtype=np.int64),
-        np.array(found_off, dtype=np.float64).reshape(-1, 2),
-        np.array(found_score, dtype=np.float64),
+    win = _cell_windows(canvas, r, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius)
+    half, side = win.half, win.side
+    x0, y0 = win.x0, win.y0
+    holes = cv2.integral((valid == 0).astype(np.uint8))
+    xa, ya = np.clip(x0, 0, canvas.width), np.clip(y0, 0, canvas.height)
+    xb, yb = (
+        np.clip(x0 + side + 2 * half, 0, canvas.width),
+        np.clip(y0 + side + 2 * half, 0, canvas.height),
     )
+    in_frame = holes[yb, xb] - holes[ya, xb] - holes[yb, xa] + holes[ya, xa] == 0
+    cells = np.flatnonzero(win.inside & in_frame)
+    if len(cells) == 0:
+        return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
+    bx0, by0, bx1, by1 = win.box
+    sums = win.ncc.sums(value[by0:by1, bx0:bx1])
+    grid = np.arange(side)
+    rows = y0[cells, None, None] - by0 + grid[None, :, None]  # (n, side, 1), in the box
+    cols = x0[cells, None, None] - bx0 + grid[None, None, :]  # (n, 1, side)
+    up = UP[cells]
+    # scores (n, 2, side, side): tile and window template of each cell's orientation
+    scores = np.empty((len(cells), 2, side, side))
+    for k in range(2):
+        for orient, first in ((True, 0), (False, 2)):
+            sel = up == orient
+            if sel.any():
+                num, s, q = (m[rows[sel], cols[sel]] for m in sums[first + k])
+                scores[sel, k] = win.ncc.score(first + k, num, s, q)
+    flat = scores.reshape(len(cells), 2, -1)
+    peak = flat.argmax(axis=2)  # (n, 2), the first of equal maxima as cv2.minMaxLoc
+    peak_score = np.take_along_axis(flat, peak[:, :, None], axis=2)[:, :, 0]
+    which = (peak_score[:, 1] > peak_score[:, 0]).astype(np.int64)
+    n_idx = np.arange(len(cells))
+    score = peak_score[n_idx, which]
+    loc = peak[n_idx, which]
+    ly, lx = loc // side, loc % side
+    best = scores[n_idx, which]  # (n, side, side)
+
+    def parabola(
+        a: FloatArray, b: FloatArray, c: FloatArray, inner: NDArray[np.bool_]
+    ) -> FloatArray:
+        den = a - 2 * b + c
+        use = inner & (den < 0)
+        return np.where(use, 0.5 * (a - c) / np.where(use, den, -1.0), 0.0)
+
+    inner_x = (lx > 0) & (lx < side - 1)
+    inner_y = (ly > 0) & (ly < side - 1)
+    lxm, lxp = np.clip(lx - 1, 0, side - 1), np.clip(lx + 1, 0, side - 1)
+    lym, lyp = np.clip(ly - 1, 0, side - 1), np.clip(ly + 1, 0, side - 1)
+    centre = best[n_idx, ly, lx]
+    px = lx + parabola(best[n_idx, ly, lxm], centre, best[n_idx, ly, lxp], inner_x)
+    py = ly + parabola(best[n_idx, lym, lx], centre, best[n_idx, lyp, lx], inner_y)
+    keep = score >= cfg.align_min_score
+    centres = canvas.to_canvas(CENTROIDS[cells])
+    off = np.stack(
+        [
+            (x0[cells] + px + half - centres[:, 0]) / canvas.ppu,
+            (y0[cells] + py + half - centres[:, 1]) / canvas.ppu,
+        ],
+        axis=1,
+    )
+    return cells[keep].astype(np.int64), off[keep], score[keep]
 
 
 def find_homography(
