@@ -46,16 +46,36 @@ def relative_value(
     casts do not move the thresholds.
     """
     b, g, r = cv2.split(frame_bgr)
-    value = cv2.max(cv2.max(b, g), r).astype(np.float32)
-    chroma = value - cv2.min(cv2.min(b, g), r).astype(np.float32)
+    value = cv2.max(cv2.max(b, g), r)
+    chroma = cv2.subtract(value, cv2.min(cv2.min(b, g), r)).astype(np.float32)
+    rel = value.astype(np.float32)
+    ref = white_reference(rel, cfg)
+    np.divide(rel, ref, out=rel)
+    np.divide(chroma, ref, out=chroma)
+    return rel, chroma
+
+
+def relative_value_only(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.float32]:
+    """The value half of :func:`relative_value` (the same numbers), float32 (H, W)."""
+    b, g, r = cv2.split(frame_bgr)
+    rel = cv2.max(cv2.max(b, g), r).astype(np.float32)
+    np.divide(rel, white_reference(rel, cfg), out=rel)
+    return rel
+
+
+def white_reference(value: NDArray[np.float32], cfg: ReaderConfig) -> NDArray[np.float32]:
+    """The local white reference (H, W) float32 of a value channel (H, W) float32: the
+    brightest values within ``illumination_window`` of the frame's size, smoothed, found at
+    a quarter of the resolution; at least 24."""
     h, w = value.shape
     k = max(3, int(cfg.illumination_window * max(h, w)) | 1)
     small = cv2.resize(value, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
     ks = max(3, (k // 4) | 1)
     ref = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ks, ks)))
     ref = cv2.blur(ref, (ks, ks))
-    ref = np.maximum(cv2.resize(ref, (w, h), interpolation=cv2.INTER_LINEAR), 24.0)
-    return value / ref, chroma / ref
+    ref = cv2.resize(ref, (w, h), interpolation=cv2.INTER_LINEAR)
+    np.maximum(ref, np.float32(24.0), out=ref)
+    return ref  # type: ignore[no-any-return]
 
 
 def dark_mask(

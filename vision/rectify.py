@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError
-from vision.locate import relative_value
+from vision.locate import relative_value_only
 from vision.model import (
     CENTRE,
     CENTROIDS,
@@ -242,15 +242,16 @@ class LatticeScorer:
     def scores(
         self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None
     ) -> FloatArray:
-        """(36, 2) correlation of the tile and window template of each cell (-1..1)."""
+        """(36, 2) correlation of the tile and window template of each cell (-1..1); 0 for
+        a template that reaches outside the frame (``valid`` 0 there)."""
         x = value.reshape(-1)[self.flat].astype(np.float64)
         sums = np.add.reduceat(x, self.starts)
-        means = sums / self.counts
-        xc = x - np.repeat(means, self.counts)
-        num = np.add.reduceat(xc * self.weights, self.starts)
-        den = np.sqrt(np.add.reduceat(xc * xc, self.starts))
+        squares = np.add.reduceat(x * x, self.starts)
+        # the weights sum to 0, so the mean need not be taken off x
+        num = np.add.reduceat(x * self.weights, self.starts)
+        den = np.sqrt(np.maximum(squares - sums * sums / self.counts, 0.0))
         ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)
-        if valid is not None:
+        if valid is not None and valid.min() == 0:
             ok = np.minimum.reduceat(valid.reshape(-1)[self.flat], self.starts) > 0
             ncc = np.where(ok, ncc, 0.0)
         return ncc.reshape(-1, 2)
@@ -278,7 +279,7 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
     and a lit table) saturates at 1: tiles then match by their outline, not by how
     bright their sectors happen to be.
     """
-    rel, _ = relative_value(frame_bgr, cfg)
+    rel = relative_value_only(frame_bgr, cfg)
     # The plastic's level: the darkest twentieth of the frame, unless the board is too small
     # a part of the frame for that; then the typical level of the dark pixels.
     sample = rel[::4, ::4]
@@ -286,7 +287,10 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
     if lo > cfg.dark_levels[0]:
         dark = sample[sample < cfg.dark_levels[-1]]
         lo = float(np.median(dark)) if dark.size >= 50 else cfg.dark_levels[0] / 2
-    return np.clip((rel - lo - cfg.contrast_floor) / cfg.contrast_span, 0.0, 1.0).astype(np.float32)
+    # (rel - lo - floor) / span clipped to 0..1, in place
+    np.subtract(rel, lo + cfg.contrast_floor, out=rel)
+    np.divide(rel, cfg.contrast_span, out=rel)
+    return np.clip(rel, 0.0, 1.0, out=rel)
 
 
 class Pyramid:
@@ -326,8 +330,8 @@ def _scaled(h: FloatArray, s: float) -> FloatArray:
 def px_per_unit(homography: FloatArray) -> float:
     """Mean image length of one board unit along the playing triangle's sides."""
     c = project(homography, PLAY_CORNERS)
-    side = np.mean([math.dist(c[i], c[(i + 1) % 3]) for i in range(3)])
-    return float(side / 6.0)
+    d = c - c[[1, 2, 0]]
+    return float(np.sqrt((d * d).sum(axis=1)).mean() / 6.0)
 
 
 def sample_canvas(
@@ -341,8 +345,40 @@ def sample_canvas(
     if lens is not None and lens.k != 0.0:
         ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
     value = warp_to_canvas(lv, hs, canvas, lens=ls)
-    valid = warp_to_canvas(ones, hs, canvas, lens=ls) if with_valid else ones[:0]
+    if not with_valid:
+        valid = ones[:0]
+    elif ls is None and _canvas_inside(hs, canvas, lv.shape[:2]):
+        valid = _all_valid(canvas)
+    else:
+        valid = warp_to_canvas(ones, hs, canvas, lens=ls)
     return value, valid, canvas
+
+
+def _canvas_inside(h: FloatArray, canvas: Canvas, shape: tuple[int, ...]) -> bool:
+    """Whether every canvas pixel maps into the image (H, W) by ``h`` (board -> image),
+    half a pixel clear of its edges (then warping it would leave no pixel invalid)."""
+    image_from_canvas = h @ canvas.board_from_canvas
+    u, v = canvas.width - 1.0, canvas.height - 1.0
+    corners = np.array([[0.0, 0.0, 1.0], [u, 0.0, 1.0], [0.0, v, 1.0], [u, v, 1.0]])
+    p = corners @ image_from_canvas.T
+    if np.any(p[:, 2] <= 1e-9):  # a side of the board's plane behind the camera
+        return False
+    # w > 0 at the four corners: the canvas maps to a convex quadrilateral
+    x, y = p[:, 0] / p[:, 2], p[:, 1] / p[:, 2]
+    return bool(
+        x.min() >= 0.5
+        and y.min() >= 0.5
+        and x.max() <= shape[1] - 1.5
+        and y.max() <= shape[0] - 1.5
+    )
+
+
+@cache
+def _all_valid(canvas: Canvas) -> NDArray[np.uint8]:
+    """A canvas's validity (H, W) uint8 where it lies wholly in the frame (read-only)."""
+    out = np.full((canvas.height, canvas.width), 255, np.uint8)
+    out.setflags(write=False)
+    return out
 
 
 def homography_from_corners(
