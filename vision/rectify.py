@@ -673,7 +673,11 @@ def find_homography(
 def fit_with_lens(
     board_pts: FloatArray, image_pts: FloatArray, lens: Lens, thresh: float, max_k: float
 ) -> tuple[FloatArray, Lens, NDArray[np.bool_], FloatArray]:
-    """Homography and radial distortion that best map board points onto image points."""
+    """Homography and radial distortion that best map board points onto image points.
+
+    The distortions tried are scored all at once (:func:`_homographies`); the one chosen
+    is fitted again with OpenCV.
+    """
     h0, inliers = find_homography(board_pts, image_pts, cv2.RANSAC, thresh)
     if h0 is None:
         raise BoardNotFoundError("no homography fits the lattice")
@@ -690,13 +694,120 @@ def fit_with_lens(
 
     best_k, (best_r, best_h) = 0.0, residual(0.0)
     if len(bp) >= 15 and max_k > 0:
-        for k in np.linspace(-max_k, 0.0, 7)[:-1]:
-            r, h = residual(float(k))
+        ks = np.linspace(-max_k, 0.0, 7)[:-1]
+        hs = _homographies(bp, undistort_many(lens, ks, ip))
+        for k, h in zip(ks, hs, strict=True):
+            if not np.all(np.isfinite(h)):
+                continue
+            err = np.linalg.norm(lens.with_k(float(k)).distort(project(h, bp)) - ip, axis=1)
+            r = float(np.sqrt(np.mean(err**2)))
             if r < best_r * 0.85:
-                best_k, best_r, best_h = float(k), r, h
+                best_k, best_r = float(k), r
+        if best_k != 0.0:
+            best_r, best_h = residual(best_k)
     out_lens = lens.with_k(best_k)
     errors = np.linalg.norm(out_lens.distort(project(best_h, bp)) - ip, axis=1)
     return best_h / best_h[2, 2], out_lens, keep, errors
+
+
+def undistort_many(lens: Lens, ks: FloatArray, pts: FloatArray) -> FloatArray:
+    """``lens.with_k(k).undistort(pts)`` for every k of ``ks`` (K,) < 0: (K, N, 2).
+
+    The same arithmetic as :meth:`Lens.undistort`, one Newton iteration for all k at once.
+    """
+    k = np.asarray(ks, dtype=np.float64)[:, None, None]  # (K, 1, 1)
+    c = np.asarray(lens.centre)
+    d = (pts - c) / lens.norm
+    t = np.linalg.norm(d, axis=-1, keepdims=True)[None]  # (1, N, 1)
+    r_max = 1.0 / np.sqrt(-3.0 * k)
+    r = np.minimum(t, 0.999 * r_max)
+    for _ in range(12):  # Newton on r + k r^3 = t
+        step = (r + k * r**3 - t) / np.maximum(1.0 + 3.0 * k * r**2, 1e-3)
+        r = np.clip(r - step, 0.0, 0.999 * r_max)
+    ratio = np.where(t > 1e-12, r / np.maximum(t, 1e-12), 1.0)
+    return c + d[None] * ratio * lens.norm  # type: ignore[no-any-return]
+
+
+def _homographies(src: FloatArray, dst: FloatArray, iterations: int = 10) -> FloatArray:
+    """Least-squares homographies (K, 3, 3) mapping ``src`` (N, 2) onto each of ``dst``
+    (K, N, 2): a normalised DLT, then Gauss-Newton on the reprojection error (what
+    ``cv2.findHomography(src, dst, 0)`` computes, for K point sets at once). NaN where
+    the points leave it undetermined."""
+    kk, n = dst.shape[0], src.shape[0]
+
+    def normaliser(p: FloatArray) -> FloatArray:  # (..., N, 2) -> (..., 3, 3)
+        m = p.mean(axis=-2)
+        scale = np.sqrt(2.0) / np.maximum(
+            np.linalg.norm(p - m[..., None, :], axis=-1).mean(-1), 1e-12
+        )
+        t = np.zeros((*p.shape[:-2], 3, 3))
+        t[..., 0, 0] = t[..., 1, 1] = scale
+        t[..., 0, 2] = -scale * m[..., 0]
+        t[..., 1, 2] = -scale * m[..., 1]
+        t[..., 2, 2] = 1.0
+        return t
+
+    ts, td = normaliser(src), normaliser(dst)
+    s = project(ts, src)  # (N, 2)
+    d = dst * td[:, None, [0, 1], [0, 1]] + td[:, None, [0, 1], 2]  # (K, N, 2)
+    x, y = s[:, 0], s[:, 1]
+    a = np.zeros((kk, 2 * n, 9))
+    a[:, 0::2, 0], a[:, 0::2, 1], a[:, 0::2, 2] = x, y, 1.0
+    a[:, 1::2, 3], a[:, 1::2, 4], a[:, 1::2, 5] = x, y, 1.0
+    a[:, 0::2, 6] = -d[..., 0] * x
+    a[:, 0::2, 7] = -d[..., 0] * y
+    a[:, 0::2, 8] = -d[..., 0]
+    a[:, 1::2, 6] = -d[..., 1] * x
+    a[:, 1::2, 7] = -d[..., 1] * y
+    a[:, 1::2, 8] = -d[..., 1]
+    try:
+        _, _, vt = np.linalg.svd(a, full_matrices=False)
+    except np.linalg.LinAlgError:
+        return np.full((kk, 3, 3), np.nan)
+    h = np.linalg.inv(td) @ vt[:, -1].reshape(kk, 3, 3) @ ts
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = h / h[:, 2:3, 2:3]
+        params = h.reshape(kk, 9)[:, :8]
+        xs, ys = src[:, 0], src[:, 1]
+
+        def residuals(p: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+            w = p[:, 6:7] * xs + p[:, 7:8] * ys + 1.0  # (K, N)
+            u = (p[:, 0:1] * xs + p[:, 1:2] * ys + p[:, 2:3]) / w
+            v = (p[:, 3:4] * xs + p[:, 4:5] * ys + p[:, 5:6]) / w
+            res = np.concatenate([u - dst[..., 0], v - dst[..., 1]], axis=1)  # (K, 2N)
+            return res, u, v, w
+
+        res, u, v, w = residuals(params)
+        cost = (res**2).sum(axis=1)
+        for _ in range(iterations):
+            jac = np.zeros((kk, 2 * n, 8))
+            jac[:, :n, 0], jac[:, :n, 1], jac[:, :n, 2] = xs / w, ys / w, 1.0 / w
+            jac[:, n:, 3], jac[:, n:, 4], jac[:, n:, 5] = xs / w, ys / w, 1.0 / w
+            jac[:, :n, 6], jac[:, :n, 7] = -u * xs / w, -u * ys / w
+            jac[:, n:, 6], jac[:, n:, 7] = -v * xs / w, -v * ys / w
+            jtj = jac.transpose(0, 2, 1) @ jac
+            jtr = (jac.transpose(0, 2, 1) @ res[..., None])[..., 0]
+            try:
+                step = np.linalg.solve(jtj, jtr[..., None])[..., 0]
+            except np.linalg.LinAlgError:
+                break
+            trial = params - step
+            new_res, nu, nv, nw = residuals(trial)
+            new_cost = (new_res**2).sum(axis=1)
+            better = new_cost < cost
+            if not np.any(better & (cost - new_cost > 1e-9 * cost)):
+                # converged: what is left would not move a point by a micro-pixel
+                params = np.where(better[:, None], trial, params)
+                break
+            params = np.where(better[:, None], trial, params)
+            res = np.where(better[:, None], new_res, res)
+            u, v, w = (
+                np.where(better[:, None], a_new, a_old)
+                for a_new, a_old in ((nu, u), (nv, v), (nw, w))
+            )
+            cost = np.where(better, new_cost, cost)
+        out = np.concatenate([params, np.ones((kk, 1))], axis=1).reshape(kk, 3, 3)
+    return out  # type: ignore[no-any-return]
 
 
 def plausible(homography: FloatArray, cfg: ReaderConfig) -> bool:

@@ -13,15 +13,19 @@ from numpy.typing import NDArray
 
 from vision.config import ReaderConfig, default_config
 from vision.locate import outline_candidates
-from vision.model import CENTROIDS, UP, Canvas, FloatArray
+from vision.model import CENTROIDS, PLAY_CORNERS, UP, Canvas, FloatArray, project
 from vision.read import load_image
 from vision.rectify import (
+    Lens,
     MaskedNcc,
     Pyramid,
+    _homographies,
     cell_templates,
+    homography_from_corners,
     match_offsets,
     perspective_search,
     sample_canvas,
+    undistort_many,
 )
 
 STILLS = Path(__file__).resolve().parents[2] / "sample_images" / "stills"
@@ -148,3 +152,24 @@ def test_match_offsets_outside_the_frame_finds_nothing() -> None:
     value, valid, canvas = still_canvas(rnd.ppu)
     idx, off, score = match_offsets(value, np.zeros_like(valid), canvas, rnd.search, cfg)
     assert idx.shape == (0,) and off.shape == (0, 2) and score.shape == (0,)
+
+
+def test_undistort_many_is_undistort_for_each_k() -> None:
+    lens = Lens.none((720, 1280))
+    pts = np.random.default_rng(3).random((40, 2)) * [1280, 720]
+    ks = np.linspace(-0.3, 0.0, 7)[:-1]
+    many = undistort_many(lens, ks, pts)
+    for k, out in zip(ks, many, strict=True):
+        np.testing.assert_array_equal(out, lens.with_k(float(k)).undistort(pts))
+
+
+def test_homographies_fit_like_opencv() -> None:
+    rng = np.random.default_rng(5)
+    corners = np.array([[640.0, 100.0], [1000.0, 600.0], [280.0, 620.0]])
+    true = homography_from_corners(corners, PLAY_CORNERS, (0.04, -0.02))
+    src = CENTROIDS[rng.permutation(36)[:25]]
+    dst = np.stack([project(true, src) + rng.normal(0, s, (25, 2)) for s in (0.0, 0.5, 2.0)])
+    ours = _homographies(src, dst)
+    for d, h in zip(dst, ours, strict=True):
+        theirs, _ = cv2.findHomography(src, d, 0)
+        np.testing.assert_allclose(project(h, src), project(theirs, src), atol=0.01)
