@@ -259,6 +259,23 @@ class LatticeScorer:
     def total(self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None) -> float:
         return float(np.clip(self.scores(value, valid).max(axis=1), 0.0, None).sum())
 
+    def totals(
+        self, values: NDArray[np.float32], valids: list[NDArray[np.uint8]] | None = None
+    ) -> FloatArray:
+        """:meth:`total` of each of a stack of canvases (B, H, W) float32: (B,) float64."""
+        x = values.reshape(len(values), -1)[:, self.flat].astype(np.float64)  # (B, n)
+        sums = np.add.reduceat(x, self.starts, axis=1)
+        squares = np.add.reduceat(x * x, self.starts, axis=1)
+        num = np.add.reduceat(x * self.weights, self.starts, axis=1)
+        den = np.sqrt(np.maximum(squares - sums * sums / self.counts, 0.0))
+        ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)  # (B, 72)
+        for b, valid in enumerate(valids or []):
+            if valid.min() == 0:
+                ok = np.minimum.reduceat(valid.reshape(-1)[self.flat], self.starts) > 0
+                ncc[b] = np.where(ok, ncc[b], 0.0)
+        best = ncc.reshape(len(values), -1, 2).max(axis=2)
+        return np.clip(best, 0.0, None).sum(axis=1)  # type: ignore[no-any-return]
+
 
 @cache
 def scorer(ppu: int, cfg: ReaderConfig) -> LatticeScorer:
@@ -327,9 +344,14 @@ def _scaled(h: FloatArray, s: float) -> FloatArray:
     return np.diag([s, s, 1.0]) @ h
 
 
+_PLAY_CORNERS_H = np.hstack([PLAY_CORNERS, np.ones((3, 1))])
+
+
 def px_per_unit(homography: FloatArray) -> float:
     """Mean image length of one board unit along the playing triangle's sides."""
-    c = project(homography, PLAY_CORNERS)
+    hc = _PLAY_CORNERS_H @ np.asarray(homography, dtype=np.float64).T  # project(), inlined
+    w = hc[:, 2:3]
+    c = hc[:, :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
     d = c - c[[1, 2, 0]]
     return float(np.sqrt((d * d).sum(axis=1)).mean() / 6.0)
 
@@ -338,7 +360,7 @@ def sample_canvas(
     pyr: Pyramid, h: FloatArray, ppu: int, lens: Lens | None = None, with_valid: bool = True
 ) -> tuple[NDArray[np.float32], NDArray[np.uint8], Canvas]:
     """The pyramid level that suits ``ppu``, rectified onto a canvas (and its validity)."""
-    canvas = Canvas(ppu)
+    canvas = _canvas(ppu)
     s, lv, ones = pyr.for_scale(px_per_unit(h), ppu)
     hs = _scaled(h, s)
     ls = None
@@ -354,13 +376,15 @@ def sample_canvas(
     return value, valid, canvas
 
 
+@cache
+def _canvas(ppu: int) -> Canvas:
+    return Canvas(ppu)
+
+
 def _canvas_inside(h: FloatArray, canvas: Canvas, shape: tuple[int, ...]) -> bool:
     """Whether every canvas pixel maps into the image (H, W) by ``h`` (board -> image),
     half a pixel clear of its edges (then warping it would leave no pixel invalid)."""
-    image_from_canvas = h @ canvas.board_from_canvas
-    u, v = canvas.width - 1.0, canvas.height - 1.0
-    corners = np.array([[0.0, 0.0, 1.0], [u, 0.0, 1.0], [0.0, v, 1.0], [u, v, 1.0]])
-    p = corners @ image_from_canvas.T
+    p = _canvas_corners(canvas) @ h.T
     if np.any(p[:, 2] <= 1e-9):  # a side of the board's plane behind the camera
         return False
     # w > 0 at the four corners: the canvas maps to a convex quadrilateral
@@ -371,6 +395,14 @@ def _canvas_inside(h: FloatArray, canvas: Canvas, shape: tuple[int, ...]) -> boo
         and x.max() <= shape[1] - 1.5
         and y.max() <= shape[0] - 1.5
     )
+
+
+@cache
+def _canvas_corners(canvas: Canvas) -> FloatArray:
+    """The board points (4, 3), homogeneous, of a canvas's corner pixels."""
+    u, v = canvas.width - 1.0, canvas.height - 1.0
+    corners = np.array([[0.0, 0.0, 1.0], [u, 0.0, 1.0], [0.0, v, 1.0], [u, v, 1.0]])
+    return corners @ canvas.board_from_canvas.T  # type: ignore[no-any-return]
 
 
 @cache
@@ -420,15 +452,25 @@ def perspective_search(
         for gy in range(-4, 5)
         if gx * gx + gy * gy <= 17
     ]
+    seen: set[tuple[float, float]] = set()
     for _ in range(2):
+        cands, values, valids = [], [], []
         for g in grid:
+            if g in seen:  # the previous round's best, the centre of this round's grid
+                continue
+            seen.add(g)
             h = homography_from_corners(corners_img, board, g)
             if only_plausible and not plausible(h, cfg):
                 continue
             value, valid, _ = sample_canvas(pyr, h, ppu)
-            score = sc.total(value, valid)
-            if score > best_score:
-                best_g, best_score = g, score
+            cands.append(g)
+            values.append(value)
+            valids.append(valid)
+        if cands:
+            scores = sc.totals(np.stack(values), valids)
+            k = int(np.argmax(scores))  # the first of equal best scores, as before
+            if scores[k] > best_score:
+                best_g, best_score = cands[k], float(scores[k])
         step /= 3
         grid = [
             (best_g[0] + gx * step, best_g[1] + gy * step)
@@ -518,15 +560,15 @@ class MaskedNcc:
 
 
 def _fast_dft_size(n: int) -> int:
-    """The smallest length >= ``n`` of the form 2^a 3^b 5^c with a >= 4 (OpenCV's
-    transforms are fastest on lengths with many factors of two)."""
-    m = max(n, 16)
+    """The smallest length >= ``n`` of the form 2^a 3^b 5^c with a >= 3 (OpenCV's
+    transforms are fastest on lengths with several factors of two)."""
+    m = max(n, 8)
     while True:
         k = m
         for p in (2, 3, 5):
             while k % p == 0:
                 k //= p
-        if k == 1 and m % 16 == 0:
+        if k == 1 and m % 8 == 0:
             return m
         m += 1
 
