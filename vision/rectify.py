@@ -238,6 +238,10 @@ class LatticeScorer:
         self.seg = np.concatenate(seg)
         self.starts = np.r_[0, np.flatnonzero(np.diff(self.seg)) + 1]
         self.counts = np.diff(np.r_[self.starts, len(self.seg)])
+        # the canvas pixels the templates use, (M, 2) (u, v), and each template pixel's
+        # index among them: scoring needs the canvas only there
+        pixels, self.inverse = np.unique(self.flat, return_inverse=True)
+        self.pixels = np.stack([pixels % self.canvas.width, pixels // self.canvas.width], axis=1)
 
     def scores(
         self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None
@@ -260,20 +264,20 @@ class LatticeScorer:
         return float(np.clip(self.scores(value, valid).max(axis=1), 0.0, None).sum())
 
     def totals(
-        self, values: NDArray[np.float32], valids: list[NDArray[np.uint8]] | None = None
+        self, pixels: NDArray[np.float32], valids: NDArray[np.uint8] | None = None
     ) -> FloatArray:
-        """:meth:`total` of each of a stack of canvases (B, H, W) float32: (B,) float64."""
-        x = values.reshape(len(values), -1)[:, self.flat].astype(np.float64)  # (B, n)
+        """:meth:`total` of each of B canvases given at :attr:`pixels` only: ``pixels`` and
+        ``valids`` (B, M) float32 and uint8. Returns (B,) float64."""
+        x = pixels[:, self.inverse].astype(np.float64)  # (B, n)
         sums = np.add.reduceat(x, self.starts, axis=1)
         squares = np.add.reduceat(x * x, self.starts, axis=1)
         num = np.add.reduceat(x * self.weights, self.starts, axis=1)
         den = np.sqrt(np.maximum(squares - sums * sums / self.counts, 0.0))
         ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)  # (B, 72)
-        for b, valid in enumerate(valids or []):
-            if valid.min() == 0:
-                ok = np.minimum.reduceat(valid.reshape(-1)[self.flat], self.starts) > 0
-                ncc[b] = np.where(ok, ncc[b], 0.0)
-        best = ncc.reshape(len(values), -1, 2).max(axis=2)
+        if valids is not None and valids.min() == 0:
+            ok = np.minimum.reduceat(valids[:, self.inverse], self.starts, axis=1) > 0
+            ncc = np.where(ok, ncc, 0.0)
+        best = ncc.reshape(len(pixels), -1, 2).max(axis=2)
         return np.clip(best, 0.0, None).sum(axis=1)  # type: ignore[no-any-return]
 
 
@@ -413,6 +417,46 @@ def _all_valid(canvas: Canvas) -> NDArray[np.uint8]:
     return out
 
 
+def sample_pixels(
+    pyr: Pyramid, homographies: FloatArray, canvas: Canvas, pixels: NDArray[np.int64]
+) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+    """:func:`sample_canvas` (no lens) of B homographies (B, 3, 3) at some canvas pixels
+    (M, 2) (u, v) only: the values (B, M) float32 and validity (B, M) uint8.
+
+    The same numbers as rectifying whole canvases with ``cv2.warpPerspective`` (to ~1e-4:
+    the frame coordinates are computed in float64 here), for a fraction of the pixels.
+    """
+    b = len(homographies)
+    values = np.zeros((b, len(pixels)), np.float32)
+    valids = np.zeros((b, len(pixels)), np.uint8)
+    hc = _PLAY_CORNERS_H @ homographies.transpose(0, 2, 1)  # (B, 3, 3), px_per_unit
+    w = hc[..., 2:3]
+    c = hc[..., :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
+    d = c - c[:, [1, 2, 0]]
+    ppus = np.sqrt((d * d).sum(axis=2)).mean(axis=1) / 6.0
+    levels = [pyr.for_scale(float(p), canvas.ppu) for p in ppus]
+    uv = np.hstack([pixels.astype(np.float64), np.ones((len(pixels), 1))])
+    for s in sorted({lv[0] for lv in levels}):
+        which = np.array([lv[0] == s for lv in levels])
+        _, level, ones = next(lv for lv in levels if lv[0] == s)
+        m = np.diag([s, s, 1.0]) @ homographies[which] @ canvas.board_from_canvas  # (b, 3, 3)
+        p = uv @ m.transpose(0, 2, 1)  # (b, M, 3)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inv_w = np.where(p[..., 2] != 0, 1.0 / p[..., 2], np.inf)
+            # a pixel on the horizon (w = 0) maps outside the frame
+            map1, map2 = (
+                np.nan_to_num(np.clip(p[..., i] * inv_w, -1e6, 1e6), nan=-1e6).astype(np.float32)
+                for i in (0, 1)
+            )
+        values[which] = cv2.remap(
+            level, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+        )
+        valids[which] = cv2.remap(
+            ones, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+        )
+    return values, valids
+
+
 def homography_from_corners(
     corners_img: FloatArray, corners_board: FloatArray, g: tuple[float, float]
 ) -> FloatArray:
@@ -426,6 +470,28 @@ def homography_from_corners(
     src = project(p, corners_board).astype(np.float32)
     affine = cv2.getAffineTransform(src, corners_img.astype(np.float32))
     return np.vstack([affine, [0.0, 0.0, 1.0]]) @ p
+
+
+def homographies_from_corners(
+    corners_img: FloatArray, corners_board: FloatArray, gs: FloatArray
+) -> FloatArray:
+    """:func:`homography_from_corners` for many perspectives ``gs`` (B, 2) at once: (B, 3, 3).
+
+    The affine part is solved in float64 from the float32-rounded points, as
+    ``cv2.getAffineTransform`` does, by numpy instead.
+    """
+    b = len(gs)
+    p = np.zeros((b, 3, 3))
+    p[:, 0, 0] = p[:, 1, 1] = p[:, 2, 2] = 1.0
+    p[:, 2, :2] = gs
+    p = p @ np.array([[1.0, 0.0, -CENTRE[0]], [0.0, 1.0, -CENTRE[1]], [0.0, 0.0, 1.0]])
+    hb = np.hstack([corners_board, np.ones((3, 1))]) @ p.transpose(0, 2, 1)  # (B, 3, 3)
+    src = (hb[..., :2] / hb[..., 2:3]).astype(np.float32).astype(np.float64)
+    system = np.concatenate([src, np.ones((b, 3, 1))], axis=2)  # rows (x, y, 1)
+    dst = np.broadcast_to(corners_img.astype(np.float32).astype(np.float64), (b, 3, 2))
+    affine = np.linalg.solve(system, dst).transpose(0, 2, 1)  # (B, 2, 3)
+    full = np.concatenate([affine, np.broadcast_to([[[0.0, 0.0, 1.0]]], (b, 1, 3))], axis=1)
+    return full @ p  # type: ignore[no-any-return]
 
 
 def perspective_search(
@@ -454,20 +520,17 @@ def perspective_search(
     ]
     seen: set[tuple[float, float]] = set()
     for _ in range(2):
-        cands, values, valids = [], [], []
-        for g in grid:
-            if g in seen:  # the previous round's best, the centre of this round's grid
-                continue
-            seen.add(g)
-            h = homography_from_corners(corners_img, board, g)
-            if only_plausible and not plausible(h, cfg):
-                continue
-            value, valid, _ = sample_canvas(pyr, h, ppu)
-            cands.append(g)
-            values.append(value)
-            valids.append(valid)
+        # not the previous round's best again, the centre of this round's grid
+        cands = [g for g in grid if g not in seen]
+        seen.update(cands)
+        hs = homographies_from_corners(corners_img, board, np.array(cands).reshape(-1, 2))
+        if only_plausible:
+            ok = [plausible(h, cfg) for h in hs]
+            cands = [g for g, k in zip(cands, ok, strict=True) if k]
+            hs = hs[np.array(ok, dtype=bool)]
         if cands:
-            scores = sc.totals(np.stack(values), valids)
+            values, valids = sample_pixels(pyr, hs, sc.canvas, sc.pixels)
+            scores = sc.totals(values, valids)
             k = int(np.argmax(scores))  # the first of equal best scores, as before
             if scores[k] > best_score:
                 best_g, best_score = cands[k], float(scores[k])

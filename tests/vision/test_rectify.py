@@ -13,7 +13,15 @@ from numpy.typing import NDArray
 
 from vision.config import ReaderConfig, default_config
 from vision.locate import outline_candidates
-from vision.model import CENTROIDS, PLAY_CORNERS, UP, Canvas, FloatArray, project
+from vision.model import (
+    CENTROIDS,
+    PLAY_CORNERS,
+    UP,
+    Canvas,
+    FloatArray,
+    outer_corners,
+    project,
+)
 from vision.read import load_image
 from vision.rectify import (
     Lens,
@@ -21,10 +29,13 @@ from vision.rectify import (
     Pyramid,
     _homographies,
     cell_templates,
+    homographies_from_corners,
     homography_from_corners,
     match_offsets,
     perspective_search,
     sample_canvas,
+    sample_pixels,
+    scorer,
     undistort_many,
 )
 
@@ -173,3 +184,31 @@ def test_homographies_fit_like_opencv() -> None:
     for d, h in zip(dst, ours, strict=True):
         theirs, _ = cv2.findHomography(src, d, 0)
         np.testing.assert_allclose(project(h, src), project(theirs, src), atol=0.01)
+
+
+def test_perspective_candidates_sampled_as_whole_canvases() -> None:
+    """The perspective search's batched homographies and sampling equal the one-by-one
+    ``homography_from_corners`` and ``sample_canvas``, also for a board partly outside
+    the frame and a level chosen per candidate."""
+    cfg = config()
+    frame = load_image(str(STILLS / "00.jpg"))
+    pyr = Pyramid(frame, cfg)
+    corners = outline_candidates(frame, cfg, 1)[0].corners
+    board = outer_corners(cfg.band_width)
+    gs = np.array([[gx * 0.04, gy * 0.04] for gx in range(-3, 4) for gy in range(-3, 4)])
+    shifted = corners + [[0.0, -250.0]] * np.array([[1.0], [0.0], [0.0]])  # apex off-frame
+    for c in (corners, shifted, corners * 0.4):
+        hs = homographies_from_corners(c, board, gs)
+        single = np.stack([homography_from_corners(c, board, (gx, gy)) for gx, gy in gs])
+        np.testing.assert_allclose(hs, single, rtol=1e-9, atol=1e-9)
+        sc = scorer(10, cfg)
+        values, valids = sample_pixels(pyr, hs, sc.canvas, sc.pixels)
+        u, v = sc.pixels[:, 0], sc.pixels[:, 1]
+        for h, value, valid in zip(hs, values, valids, strict=True):
+            whole, whole_valid, _ = sample_canvas(pyr, h, 10)
+            np.testing.assert_allclose(value, whole[v, u], atol=1e-3)
+            np.testing.assert_array_equal(valid > 0, whole_valid[v, u] > 0)
+        totals = sc.totals(values, valids)
+        for h, total in zip(hs, totals, strict=True):
+            whole, whole_valid, _ = sample_canvas(pyr, h, 10)
+            assert total == pytest.approx(sc.total(whole, whole_valid), abs=1e-2)
