@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import cv2
 import numpy as np
@@ -217,7 +219,7 @@ def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
 
 def outline_candidates(
     frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: int = 3
-) -> list[Outline]:
+) -> Sequence[Outline]:
     """Distinct triangular outlines, most likely first; :class:`BoardNotFoundError` if none.
 
     Dark regions are found at a few darkness levels (haze and flare lift the plastic's
@@ -277,7 +279,40 @@ def outline_candidates(
             kept.append(cand)
     if not kept:
         raise BoardNotFoundError("no dark triangular board outline in the image")
-    return [_refined(corners, pts, support, scale, (sw, sh)) for _, corners, pts, support in kept]
+    return _Outlines(
+        [(corners, pts, support, scale, (sw, sh)) for _, corners, pts, support in kept]
+    )
+
+
+class _Outlines(Sequence[Outline]):
+    """The kept outlines, each straightened (:func:`_refined`) only when first asked for:
+    the reader mostly needs the first alone."""
+
+    def __init__(
+        self, raw: list[tuple[FloatArray, FloatArray, float, float, tuple[int, int]]]
+    ) -> None:
+        self._raw = raw
+        self._done: dict[int, Outline] = {}
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, index: int) -> Outline: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Outline]: ...
+
+    def __getitem__(self, index: int | slice) -> Outline | list[Outline]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        i = range(len(self))[index]  # IndexError as a list's
+        if i not in self._done:
+            self._done[i] = _refined(*self._raw[i])
+        return self._done[i]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 def _corner_gap(a: FloatArray, b: FloatArray) -> float:

@@ -418,10 +418,14 @@ def _all_valid(canvas: Canvas) -> NDArray[np.uint8]:
 
 
 def sample_pixels(
-    pyr: Pyramid, homographies: FloatArray, canvas: Canvas, pixels: NDArray[np.int64]
+    pyr: Pyramid,
+    homographies: FloatArray,
+    canvas: Canvas,
+    pixels: NDArray[np.int64],
+    lens: Lens | None = None,
 ) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
-    """:func:`sample_canvas` (no lens) of B homographies (B, 3, 3) at some canvas pixels
-    (M, 2) (u, v) only: the values (B, M) float32 and validity (B, M) uint8.
+    """:func:`sample_canvas` of B homographies (B, 3, 3) at some canvas pixels (M, 2)
+    (u, v) only: the values (B, M) float32 and validity (B, M) uint8.
 
     The same numbers as rectifying whole canvases with ``cv2.warpPerspective`` (to ~1e-4:
     the frame coordinates are computed in float64 here), for a fraction of the pixels.
@@ -441,13 +445,15 @@ def sample_pixels(
         _, level, ones = next(lv for lv in levels if lv[0] == s)
         m = np.diag([s, s, 1.0]) @ homographies[which] @ canvas.board_from_canvas  # (b, 3, 3)
         p = uv @ m.transpose(0, 2, 1)  # (b, M, 3)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             inv_w = np.where(p[..., 2] != 0, 1.0 / p[..., 2], np.inf)
+            xy = p[..., :2] * inv_w[..., None]
+            if lens is not None and lens.k != 0.0:
+                ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
+                xy = ls.distort(xy)
             # a pixel on the horizon (w = 0) maps outside the frame
-            map1, map2 = (
-                np.nan_to_num(np.clip(p[..., i] * inv_w, -1e6, 1e6), nan=-1e6).astype(np.float32)
-                for i in (0, 1)
-            )
+            xy = np.nan_to_num(np.clip(xy, -1e6, 1e6), nan=-1e6).astype(np.float32)
+        map1, map2 = xy[..., 0], xy[..., 1]
         values[which] = cv2.remap(
             level, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
         )
@@ -988,24 +994,34 @@ def refine(
 def verify_shifts(
     pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig, lens: Lens | None = None
 ) -> tuple[FloatArray, bool]:
-    """Move the lattice by whole cells while that fits the board better."""
-    ppu = 14
-    sc = scorer(ppu, cfg)
+    """Move the lattice by whole cells while that fits the board better.
+
+    The shifts are tried in turn, each from the lattice as it then is; the canvases of
+    those still to try are scored together.
+    """
+    sc = scorer(14, cfg)
+    steps = [
+        np.array([[1.0, 0.0, sx], [0.0, 1.0, sy], [0.0, 0.0, 1.0]]) for sx, sy in LATTICE_SHIFTS
+    ]
+
+    def totals(hs: list[FloatArray]) -> FloatArray:
+        values, valids = sample_pixels(pyr, np.stack(hs), sc.canvas, sc.pixels, lens)
+        return sc.totals(values, valids)
+
     current = homography
-    value, valid, _ = sample_canvas(pyr, current, ppu, lens)
-    best = sc.total(value, valid)
+    first = totals([current] + [current @ t for t in steps])
+    best, scores = float(first[0]), list(first[1:])
     moved = False
     for _ in range(3):
         improved = False
-        for shift in LATTICE_SHIFTS:
-            t = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
-            cand = current @ t
-            value, valid, _ = sample_canvas(pyr, cand, ppu, lens)
-            score = sc.total(value, valid)
-            if score > best * 1.08 + 0.5:
-                best, current, improved, moved = score, cand, True, True
+        for k, t in enumerate(steps):
+            if scores[k] > best * 1.08 + 0.5:
+                best, current, improved, moved = float(scores[k]), current @ t, True, True
+                if k + 1 < len(steps):  # the rest from the moved lattice
+                    scores[k + 1 :] = list(totals([current @ u for u in steps[k + 1 :]]))
         if not improved:
             break
+        scores = list(totals([current @ t for t in steps]))
     return current, moved
 
 
