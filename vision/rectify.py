@@ -588,44 +588,41 @@ class MaskedNcc:
         pad[: image.shape[0], : image.shape[1]] = image
         return cv2.dft(pad)  # type: ignore[no-any-return]
 
-    def _correlate(
-        self, spectrum: NDArray[np.float32], kernel: NDArray[np.float32]
-    ) -> NDArray[np.float32]:
-        """Valid-mode correlation (out_h, out_w) float32 from an image's and a kernel's spectra."""
-        prod = cv2.mulSpectrums(spectrum, kernel, 0, conjB=True)
-        out = cv2.idft(prod, flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
-        oh, ow = self.out_shape
-        return out[:oh, :ow]  # type: ignore[no-any-return]
-
-    def sums(self, image: NDArray[np.float32]) -> list[tuple[NDArray[np.float32], ...]]:
-        """Per template, the maps (out_h, out_w) float32 of ``corr(I, Z)``, ``corr(I, M)``
-        and ``corr(I^2, M)`` for the image (H, W) less its mean (which NCC ignores)."""
+    def sums(self, image: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The correlations ``corr(I, Z)``, ``corr(I, M)`` and ``corr(I^2, M)`` of each
+        template with the image (H, W) less its mean (which NCC ignores): (K, 3, h, w)
+        float32 over the whole transform size (h, w) ``dft_shape``, valid in the first
+        ``out_shape``."""
         centred = image.astype(np.float32) - np.float32(image.mean())
         f1 = self._spectrum(centred)
         f2 = self._spectrum(centred * centred)
-        return [
-            (self._correlate(f1, fz), self._correlate(f1, fm), self._correlate(f2, fm))
-            for fz, fm, _, _ in self.kernels
-        ]
+        out = np.empty((len(self.kernels), 3, *self.dft_shape), np.float32)
+        prod = np.empty_like(f1)
+        for k, (fz, fm, _, _) in enumerate(self.kernels):
+            for j, (f, kernel) in enumerate(((f1, fz), (f1, fm), (f2, fm))):
+                cv2.mulSpectrums(f, kernel, 0, prod, conjB=True)
+                cv2.idft(prod, out[k, j], flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+        return out
 
-    def score(
-        self,
-        k: int,
-        num: NDArray[np.floating],
-        s: NDArray[np.floating],
-        q: NDArray[np.floating],
-    ) -> FloatArray:
-        """NCC (float64) of template ``k`` from (any window of) its :meth:`sums`, -1 where
-        the image is flat."""
-        _, _, n, norm_z = self.kernels[k]
-        num, s, q = (np.asarray(a, dtype=np.float64) for a in (num, s, q))
+    def score(self, k: NDArray[np.int64] | int, sums: NDArray[np.floating]) -> FloatArray:
+        """NCC (float64) of templates ``k`` from (any selection of) their :meth:`sums`:
+        ``sums`` (..., 3, ...) with ``k`` broadcasting against the dimensions before the
+        3; -1 where the image is flat."""
+        n = np.asarray([kern[2] for kern in self.kernels])[k]
+        norm_z = np.maximum(np.asarray([kern[3] for kern in self.kernels])[k], 1e-12)
+        lead = np.ndim(n)
+        num, s, q = (np.asarray(sums[(slice(None),) * lead + (j,)], np.float64) for j in range(3))
+        extra = (...,) + (None,) * (num.ndim - lead)
+        n, norm_z = n[extra], norm_z[extra]
         var = q - s * s / n
         flat = var <= FLAT_VARIANCE * n
-        return np.where(flat, -1.0, num / (np.sqrt(np.where(flat, 1.0, var)) * max(norm_z, 1e-12)))
+        return np.where(flat, -1.0, num / (np.sqrt(np.where(flat, 1.0, var)) * norm_z))
 
     def maps(self, image: NDArray[np.float32]) -> list[FloatArray]:
         """Every template's NCC map (out_h, out_w) float64 over ``image`` (H, W)."""
-        return [self.score(k, *sums) for k, sums in enumerate(self.sums(image))]
+        oh, ow = self.out_shape
+        sums = self.sums(image)[:, :, :oh, :ow]
+        return [self.score(k, sums[k]) for k in range(len(self.kernels))]
 
 
 def _fast_dft_size(n: int) -> int:
@@ -719,20 +716,20 @@ def match_offsets(
     if len(cells) == 0:
         return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
     bx0, by0, bx1, by1 = win.box
-    sums = win.ncc.sums(value[by0:by1, bx0:bx1])
+    sums = win.ncc.sums(value[by0:by1, bx0:bx1])  # (4, 3, h, w)
+    stride = sums.shape[3]
     grid = np.arange(side)
-    rows = y0[cells, None, None] - by0 + grid[None, :, None]  # (n, side, 1), in the box
-    cols = x0[cells, None, None] - bx0 + grid[None, None, :]  # (n, 1, side)
-    up = UP[cells]
-    # scores (n, 2, side, side): tile and window template of each cell's orientation
-    scores = np.empty((len(cells), 2, side, side))
-    for k in range(2):
-        for orient, first in ((True, 0), (False, 2)):
-            sel = up == orient
-            if sel.any():
-                num, s, q = (m[rows[sel], cols[sel]] for m in sums[first + k])
-                scores[sel, k] = win.ncc.score(first + k, num, s, q)
-    flat = scores.reshape(len(cells), 2, -1)
+    window = (grid[:, None] * stride + grid[None, :]).ravel()  # (side^2,)
+    corner = (y0[cells] - by0) * stride + (x0[cells] - bx0)  # (n,)
+    # templates: tile and window of each cell's orientation, (n, 2)
+    templates = np.where(UP[cells], 0, 2)[:, None] + np.arange(2)[None, :]
+    picked = sums.reshape(len(sums), 3, -1)[
+        templates[:, :, None, None],
+        np.arange(3)[None, None, :, None],
+        (corner[:, None] + window[None, :])[:, None, None, :],
+    ]  # (n, 2, 3, side^2)
+    flat = win.ncc.score(templates, picked)  # (n, 2, side^2)
+    scores = flat.reshape(len(cells), 2, side, side)
     peak = flat.argmax(axis=2)  # (n, 2), the first of equal maxima as cv2.minMaxLoc
     peak_score = np.take_along_axis(flat, peak[:, :, None], axis=2)[:, :, 0]
     which = (peak_score[:, 1] > peak_score[:, 0]).astype(np.int64)
@@ -807,13 +804,18 @@ def fit_with_lens(
     if len(bp) >= 15 and max_k > 0:
         ks = np.linspace(-max_k, 0.0, 7)[:-1]
         hs = _homographies(bp, undistort_many(lens, ks, ip))
-        for k, h in zip(ks, hs, strict=True):
-            if not np.all(np.isfinite(h)):
-                continue
-            err = np.linalg.norm(lens.with_k(float(k)).distort(project(h, bp)) - ip, axis=1)
-            r = float(np.sqrt(np.mean(err**2)))
-            if r < best_r * 0.85:
-                best_k, best_r = float(k), r
+        # each k's rms error: its homography, then its distortion (Lens.distort, batched)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            hp = np.hstack([bp, np.ones((len(bp), 1))]) @ hs.transpose(0, 2, 1)  # (K, N, 3)
+            w = hp[..., 2:3]
+            pts = hp[..., :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
+            c = np.asarray(lens.centre)
+            r2 = (((pts - c) / lens.norm) ** 2).sum(axis=-1, keepdims=True)
+            pts = c + (pts - c) * (1.0 + ks[:, None, None] * r2)
+            rms = np.sqrt(np.mean(((pts - ip) ** 2).sum(axis=-1), axis=1))
+        for k, r in zip(ks, rms, strict=True):
+            if np.isfinite(r) and r < best_r * 0.85:
+                best_k, best_r = float(k), float(r)
         if best_k != 0.0:
             best_r, best_h = residual(best_k)
     out_lens = lens.with_k(best_k)
