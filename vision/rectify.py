@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from scipy import sparse
 
 from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError
@@ -242,6 +243,15 @@ class LatticeScorer:
         # index among them: scoring needs the canvas only there
         pixels, self.inverse = np.unique(self.flat, return_inverse=True)
         self.pixels = np.stack([pixels % self.canvas.width, pixels // self.canvas.width], axis=1)
+        # the templates' sums over those pixels as a sparse (2 x 72, M) map: plain, weighted
+        n = len(self.starts)
+        self.sparse_sums = sparse.csr_matrix(
+            (
+                np.r_[np.ones(len(self.seg)), self.weights],
+                (np.r_[self.seg, self.seg + n], np.r_[self.inverse, self.inverse]),
+            ),
+            shape=(2 * n, len(pixels)),
+        )
 
     def scores(
         self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None
@@ -268,16 +278,16 @@ class LatticeScorer:
     ) -> FloatArray:
         """:meth:`total` of each of B canvases given at :attr:`pixels` only: ``pixels`` and
         ``valids`` (B, M) float32 and uint8. Returns (B,) float64."""
-        x = pixels[:, self.inverse].astype(np.float64)  # (B, n)
-        sums = np.add.reduceat(x, self.starts, axis=1)
-        squares = np.add.reduceat(x * x, self.starts, axis=1)
-        num = np.add.reduceat(x * self.weights, self.starts, axis=1)
-        den = np.sqrt(np.maximum(squares - sums * sums / self.counts, 0.0))
-        ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)  # (B, 72)
+        x = pixels.astype(np.float64).T  # (M, B)
+        both = self.sparse_sums @ x  # (2 x 72, B): sums, and sums weighted
+        sums, num = both[: len(self.starts)], both[len(self.starts) :]
+        squares = self.sparse_sums[: len(self.starts)] @ (x * x)
+        den = np.sqrt(np.maximum(squares - sums * sums / self.counts[:, None], 0.0))
+        ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)  # (72, B)
         if valids is not None and valids.min() == 0:
-            ok = np.minimum.reduceat(valids[:, self.inverse], self.starts, axis=1) > 0
-            ncc = np.where(ok, ncc, 0.0)
-        best = ncc.reshape(len(pixels), -1, 2).max(axis=2)
+            holes = self.sparse_sums[: len(self.starts)] @ (valids == 0).T.astype(np.float64)
+            ncc = np.where(holes == 0, ncc, 0.0)
+        best = ncc.T.reshape(len(pixels), -1, 2).max(axis=2)
         return np.clip(best, 0.0, None).sum(axis=1)  # type: ignore[no-any-return]
 
 
@@ -444,22 +454,36 @@ def sample_pixels(
         which = np.array([lv[0] == s for lv in levels])
         _, level, ones = next(lv for lv in levels if lv[0] == s)
         m = np.diag([s, s, 1.0]) @ homographies[which] @ canvas.board_from_canvas  # (b, 3, 3)
-        p = uv @ m.transpose(0, 2, 1)  # (b, M, 3)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            inv_w = np.where(p[..., 2] != 0, 1.0 / p[..., 2], np.inf)
-            xy = p[..., :2] * inv_w[..., None]
-            if lens is not None and lens.k != 0.0:
-                ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
-                xy = ls.distort(xy)
-            # a pixel on the horizon (w = 0) maps outside the frame
-            xy = np.nan_to_num(np.clip(xy, -1e6, 1e6), nan=-1e6).astype(np.float32)
-        map1, map2 = xy[..., 0], xy[..., 1]
+        p = np.tensordot(m, uv, axes=([2], [1]))  # (b, 3, M): contiguous rows are fast
+        horizon = p[:, 2] == 0
+        w = np.where(horizon, 1.0, p[:, 2]) if horizon.any() else p[:, 2]
+        x, y = p[:, 0] / w, p[:, 1] / w
+        if lens is not None and lens.k != 0.0:
+            ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
+            xy = ls.distort(np.stack([x, y], axis=-1))
+            x, y = xy[..., 0], xy[..., 1]
+        if horizon.any():  # a pixel on the horizon maps outside the frame
+            x, y = np.where(horizon, -1e6, x), np.where(horizon, -1e6, y)
+        maps = []
+        for coord in (x, y):
+            with np.errstate(over="ignore"):
+                c32 = np.ascontiguousarray(coord, dtype=np.float32)
+            maps.append(np.clip(c32, -1e6, 1e6, out=c32))  # far outside: as far as needed
         values[which] = cv2.remap(
-            level, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+            level, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
         )
-        valids[which] = cv2.remap(
-            ones, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
-        )
+        lh, lw = level.shape[:2]
+        if (
+            maps[0].min() >= 0
+            and maps[1].min() >= 0
+            and maps[0].max() <= lw - 1
+            and maps[1].max() <= lh - 1
+        ):
+            valids[which] = 255  # every pixel interpolated from inside the frame alone
+        else:
+            valids[which] = cv2.remap(
+                ones, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+            )
     return values, valids
 
 
