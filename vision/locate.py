@@ -126,37 +126,34 @@ def _support(corners: FloatArray, pts: FloatArray, shape: tuple[int, int], tol: 
     """How much of the triangle's sides the outline points follow (0..1).
 
     Only the parts of the sides inside the frame count, and not the rounded corners.
+    ``corners`` (3, 2), ``pts`` (P, 2) float64; the three sides are measured together.
     """
     h, w = shape
-    covered, total = 0.0, 0.0
-    for i in range(3):
-        a, b = corners[i], corners[(i + 1) % 3]
-        length = float(np.hypot(*(b - a)))
-        if length < 1:
-            return 0.0
-        u = (b - a) / length
-        n = np.array([-u[1], u[0]])
-        ts = np.linspace(0.15, 0.85, 36)
-        samples = a + np.outer(ts * length, u)
-        inside = (
-            (samples[:, 0] > 2)
-            & (samples[:, 0] < w - 3)
-            & (samples[:, 1] > 2)
-            & (samples[:, 1] < h - 3)
-        )
-        if not inside.any():
-            continue
-        rel = pts - a
-        along = rel @ u
-        near = np.abs(rel @ n) < tol
-        hit = np.zeros(len(ts), bool)
-        if near.any():
-            idx = np.clip(np.round((along[near] / length - 0.15) / 0.02).astype(int), -1, len(ts))
-            idx = idx[(idx >= 0) & (idx < len(ts))]
-            hit[idx] = True
-        covered += float((hit & inside).sum())
-        total += float(inside.sum())
-    return covered / total if total else 0.0
+    a = corners
+    d = np.roll(corners, -1, axis=0) - a  # (3, 2) side vectors
+    length = np.hypot(d[:, 0], d[:, 1])
+    if np.any(length < 1):
+        return 0.0
+    u = d / length[:, None]
+    ts = np.linspace(0.15, 0.85, 36)
+    samples = a[:, None, :] + (ts[None, :] * length[:, None])[:, :, None] * u[:, None, :]
+    inside = (
+        (samples[..., 0] > 2)
+        & (samples[..., 0] < w - 3)
+        & (samples[..., 1] > 2)
+        & (samples[..., 1] < h - 3)
+    )  # (3, 36)
+    rel = pts[None, :, :] - a[:, None, :]  # (3, P, 2)
+    along = rel[..., 0] * u[:, None, 0] + rel[..., 1] * u[:, None, 1]
+    across = rel[..., 0] * -u[:, None, 1] + rel[..., 1] * u[:, None, 0]
+    near = np.abs(across) < tol
+    side, pt = np.nonzero(near)
+    idx = np.round((along[side, pt] / length[side] - 0.15) / 0.02).astype(int)
+    ok = (idx >= 0) & (idx < len(ts))
+    hit = np.zeros((3, len(ts)), bool)
+    hit[side[ok], idx[ok]] = True
+    total = float(inside.sum())
+    return float((hit & inside).sum()) / total if total else 0.0
 
 
 def _hough_triangles(pts: FloatArray, shape: tuple[int, int], side_hint: float) -> list[FloatArray]:
