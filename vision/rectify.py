@@ -339,7 +339,7 @@ class Pyramid:
             level = cv2.pyrDown(level)
             self.levels.append((self.levels[-1][0] / 2, level))
         h, w = frame_bgr.shape[:2]
-        self.ones = [(s, np.full(lv.shape, 255, np.uint8)) for s, lv in self.levels]
+        self.ones = [(s, _full_255(lv.shape)) for s, lv in self.levels]
         self.shape = (h, w)
 
     def for_scale(
@@ -352,6 +352,14 @@ class Pyramid:
                 best = k
         s, lv = self.levels[best]
         return s, lv, self.ones[best][1]
+
+
+@lru_cache(maxsize=16)
+def _full_255(shape: tuple[int, ...]) -> NDArray[np.uint8]:
+    """A read-only (H, W) uint8 image of 255: a frame level's validity."""
+    out = np.full(shape, 255, np.uint8)
+    out.setflags(write=False)
+    return out
 
 
 def _scaled(h: FloatArray, s: float) -> FloatArray:
