@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import cv2
 import numpy as np
@@ -46,16 +48,36 @@ def relative_value(
     casts do not move the thresholds.
     """
     b, g, r = cv2.split(frame_bgr)
-    value = cv2.max(cv2.max(b, g), r).astype(np.float32)
-    chroma = value - cv2.min(cv2.min(b, g), r).astype(np.float32)
+    value = cv2.max(cv2.max(b, g), r)
+    chroma = cv2.subtract(value, cv2.min(cv2.min(b, g), r)).astype(np.float32)
+    rel = value.astype(np.float32)
+    ref = white_reference(rel, cfg)
+    np.divide(rel, ref, out=rel)
+    np.divide(chroma, ref, out=chroma)
+    return rel, chroma
+
+
+def relative_value_only(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.float32]:
+    """The value half of :func:`relative_value` (the same numbers), float32 (H, W)."""
+    b, g, r = cv2.split(frame_bgr)
+    rel = cv2.max(cv2.max(b, g), r).astype(np.float32)
+    np.divide(rel, white_reference(rel, cfg), out=rel)
+    return rel
+
+
+def white_reference(value: NDArray[np.float32], cfg: ReaderConfig) -> NDArray[np.float32]:
+    """The local white reference (H, W) float32 of a value channel (H, W) float32: the
+    brightest values within ``illumination_window`` of the frame's size, smoothed, found at
+    a quarter of the resolution; at least 24."""
     h, w = value.shape
     k = max(3, int(cfg.illumination_window * max(h, w)) | 1)
     small = cv2.resize(value, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
     ks = max(3, (k // 4) | 1)
     ref = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ks, ks)))
     ref = cv2.blur(ref, (ks, ks))
-    ref = np.maximum(cv2.resize(ref, (w, h), interpolation=cv2.INTER_LINEAR), 24.0)
-    return value / ref, chroma / ref
+    ref = cv2.resize(ref, (w, h), interpolation=cv2.INTER_LINEAR)
+    np.maximum(ref, np.float32(24.0), out=ref)
+    return ref  # type: ignore[no-any-return]
 
 
 def dark_mask(
@@ -104,37 +126,34 @@ def _support(corners: FloatArray, pts: FloatArray, shape: tuple[int, int], tol: 
     """How much of the triangle's sides the outline points follow (0..1).
 
     Only the parts of the sides inside the frame count, and not the rounded corners.
+    ``corners`` (3, 2), ``pts`` (P, 2) float64; the three sides are measured together.
     """
     h, w = shape
-    covered, total = 0.0, 0.0
-    for i in range(3):
-        a, b = corners[i], corners[(i + 1) % 3]
-        length = float(np.hypot(*(b - a)))
-        if length < 1:
-            return 0.0
-        u = (b - a) / length
-        n = np.array([-u[1], u[0]])
-        ts = np.linspace(0.15, 0.85, 36)
-        samples = a + np.outer(ts * length, u)
-        inside = (
-            (samples[:, 0] > 2)
-            & (samples[:, 0] < w - 3)
-            & (samples[:, 1] > 2)
-            & (samples[:, 1] < h - 3)
-        )
-        if not inside.any():
-            continue
-        rel = pts - a
-        along = rel @ u
-        near = np.abs(rel @ n) < tol
-        hit = np.zeros(len(ts), bool)
-        if near.any():
-            idx = np.clip(np.round((along[near] / length - 0.15) / 0.02).astype(int), -1, len(ts))
-            idx = idx[(idx >= 0) & (idx < len(ts))]
-            hit[idx] = True
-        covered += float((hit & inside).sum())
-        total += float(inside.sum())
-    return covered / total if total else 0.0
+    a = corners
+    d = np.roll(corners, -1, axis=0) - a  # (3, 2) side vectors
+    length = np.hypot(d[:, 0], d[:, 1])
+    if np.any(length < 1):
+        return 0.0
+    u = d / length[:, None]
+    ts = np.linspace(0.15, 0.85, 36)
+    samples = a[:, None, :] + (ts[None, :] * length[:, None])[:, :, None] * u[:, None, :]
+    inside = (
+        (samples[..., 0] > 2)
+        & (samples[..., 0] < w - 3)
+        & (samples[..., 1] > 2)
+        & (samples[..., 1] < h - 3)
+    )  # (3, 36)
+    rel = pts[None, :, :] - a[:, None, :]  # (3, P, 2)
+    along = rel[..., 0] * u[:, None, 0] + rel[..., 1] * u[:, None, 1]
+    across = rel[..., 0] * -u[:, None, 1] + rel[..., 1] * u[:, None, 0]
+    near = np.abs(across) < tol
+    side, pt = np.nonzero(near)
+    idx = np.round((along[side, pt] / length[side] - 0.15) / 0.02).astype(int)
+    ok = (idx >= 0) & (idx < len(ts))
+    hit = np.zeros((3, len(ts)), bool)
+    hit[side[ok], idx[ok]] = True
+    total = float(inside.sum())
+    return float((hit & inside).sum()) / total if total else 0.0
 
 
 def _hough_triangles(pts: FloatArray, shape: tuple[int, int], side_hint: float) -> list[FloatArray]:
@@ -197,7 +216,7 @@ def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
 
 def outline_candidates(
     frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: int = 3
-) -> list[Outline]:
+) -> Sequence[Outline]:
     """Distinct triangular outlines, most likely first; :class:`BoardNotFoundError` if none.
 
     Dark regions are found at a few darkness levels (haze and flare lift the plastic's
@@ -257,7 +276,40 @@ def outline_candidates(
             kept.append(cand)
     if not kept:
         raise BoardNotFoundError("no dark triangular board outline in the image")
-    return [_refined(corners, pts, support, scale, (sw, sh)) for _, corners, pts, support in kept]
+    return _Outlines(
+        [(corners, pts, support, scale, (sw, sh)) for _, corners, pts, support in kept]
+    )
+
+
+class _Outlines(Sequence[Outline]):
+    """The kept outlines, each straightened (:func:`_refined`) only when first asked for:
+    the reader mostly needs the first alone."""
+
+    def __init__(
+        self, raw: list[tuple[FloatArray, FloatArray, float, float, tuple[int, int]]]
+    ) -> None:
+        self._raw = raw
+        self._done: dict[int, Outline] = {}
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, index: int) -> Outline: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Outline]: ...
+
+    def __getitem__(self, index: int | slice) -> Outline | list[Outline]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        i = range(len(self))[index]  # IndexError as a list's
+        if i not in self._done:
+            self._done[i] = _refined(*self._raw[i])
+        return self._done[i]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 def _corner_gap(a: FloatArray, b: FloatArray) -> float:

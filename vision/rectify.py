@@ -23,10 +23,11 @@ from functools import cache, lru_cache
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from scipy import sparse
 
 from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError
-from vision.locate import relative_value
+from vision.locate import relative_value_only
 from vision.model import (
     CENTRE,
     CENTROIDS,
@@ -238,25 +239,56 @@ class LatticeScorer:
         self.seg = np.concatenate(seg)
         self.starts = np.r_[0, np.flatnonzero(np.diff(self.seg)) + 1]
         self.counts = np.diff(np.r_[self.starts, len(self.seg)])
+        # the canvas pixels the templates use, (M, 2) (u, v), and each template pixel's
+        # index among them: scoring needs the canvas only there
+        pixels, self.inverse = np.unique(self.flat, return_inverse=True)
+        self.pixels = np.stack([pixels % self.canvas.width, pixels // self.canvas.width], axis=1)
+        # the templates' sums over those pixels as a sparse (2 x 72, M) map: plain, weighted
+        n = len(self.starts)
+        self.sparse_sums = sparse.csr_matrix(
+            (
+                np.r_[np.ones(len(self.seg)), self.weights],
+                (np.r_[self.seg, self.seg + n], np.r_[self.inverse, self.inverse]),
+            ),
+            shape=(2 * n, len(pixels)),
+        )
 
     def scores(
         self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None
     ) -> FloatArray:
-        """(36, 2) correlation of the tile and window template of each cell (-1..1)."""
+        """(36, 2) correlation of the tile and window template of each cell (-1..1); 0 for
+        a template that reaches outside the frame (``valid`` 0 there)."""
         x = value.reshape(-1)[self.flat].astype(np.float64)
         sums = np.add.reduceat(x, self.starts)
-        means = sums / self.counts
-        xc = x - np.repeat(means, self.counts)
-        num = np.add.reduceat(xc * self.weights, self.starts)
-        den = np.sqrt(np.add.reduceat(xc * xc, self.starts))
+        squares = np.add.reduceat(x * x, self.starts)
+        # the weights sum to 0, so the mean need not be taken off x
+        num = np.add.reduceat(x * self.weights, self.starts)
+        den = np.sqrt(np.maximum(squares - sums * sums / self.counts, 0.0))
         ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)
-        if valid is not None:
+        if valid is not None and valid.min() == 0:
             ok = np.minimum.reduceat(valid.reshape(-1)[self.flat], self.starts) > 0
             ncc = np.where(ok, ncc, 0.0)
         return ncc.reshape(-1, 2)
 
     def total(self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None) -> float:
         return float(np.clip(self.scores(value, valid).max(axis=1), 0.0, None).sum())
+
+    def totals(
+        self, pixels: NDArray[np.float32], valids: NDArray[np.uint8] | None = None
+    ) -> FloatArray:
+        """:meth:`total` of each of B canvases given at :attr:`pixels` only: ``pixels`` and
+        ``valids`` (B, M) float32 and uint8. Returns (B,) float64."""
+        x = pixels.astype(np.float64).T  # (M, B)
+        both = self.sparse_sums @ x  # (2 x 72, B): sums, and sums weighted
+        sums, num = both[: len(self.starts)], both[len(self.starts) :]
+        squares = self.sparse_sums[: len(self.starts)] @ (x * x)
+        den = np.sqrt(np.maximum(squares - sums * sums / self.counts[:, None], 0.0))
+        ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)  # (72, B)
+        if valids is not None and valids.min() == 0:
+            holes = self.sparse_sums[: len(self.starts)] @ (valids == 0).T.astype(np.float64)
+            ncc = np.where(holes == 0, ncc, 0.0)
+        best = ncc.T.reshape(len(pixels), -1, 2).max(axis=2)
+        return np.clip(best, 0.0, None).sum(axis=1)  # type: ignore[no-any-return]
 
 
 @cache
@@ -278,7 +310,7 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
     and a lit table) saturates at 1: tiles then match by their outline, not by how
     bright their sectors happen to be.
     """
-    rel, _ = relative_value(frame_bgr, cfg)
+    rel = relative_value_only(frame_bgr, cfg)
     # The plastic's level: the darkest twentieth of the frame, unless the board is too small
     # a part of the frame for that; then the typical level of the dark pixels.
     sample = rel[::4, ::4]
@@ -286,7 +318,10 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
     if lo > cfg.dark_levels[0]:
         dark = sample[sample < cfg.dark_levels[-1]]
         lo = float(np.median(dark)) if dark.size >= 50 else cfg.dark_levels[0] / 2
-    return np.clip((rel - lo - cfg.contrast_floor) / cfg.contrast_span, 0.0, 1.0).astype(np.float32)
+    # (rel - lo - floor) / span clipped to 0..1, in place
+    np.subtract(rel, lo + cfg.contrast_floor, out=rel)
+    np.divide(rel, cfg.contrast_span, out=rel)
+    return np.clip(rel, 0.0, 1.0, out=rel)
 
 
 class Pyramid:
@@ -304,7 +339,7 @@ class Pyramid:
             level = cv2.pyrDown(level)
             self.levels.append((self.levels[-1][0] / 2, level))
         h, w = frame_bgr.shape[:2]
-        self.ones = [(s, np.full(lv.shape, 255, np.uint8)) for s, lv in self.levels]
+        self.ones = [(s, _full_255(lv.shape)) for s, lv in self.levels]
         self.shape = (h, w)
 
     def for_scale(
@@ -319,30 +354,145 @@ class Pyramid:
         return s, lv, self.ones[best][1]
 
 
+@lru_cache(maxsize=16)
+def _full_255(shape: tuple[int, ...]) -> NDArray[np.uint8]:
+    """A read-only (H, W) uint8 image of 255: a frame level's validity."""
+    out = np.full(shape, 255, np.uint8)
+    out.setflags(write=False)
+    return out
+
+
 def _scaled(h: FloatArray, s: float) -> FloatArray:
     return np.diag([s, s, 1.0]) @ h
 
 
+_PLAY_CORNERS_H = np.hstack([PLAY_CORNERS, np.ones((3, 1))])
+
+
 def px_per_unit(homography: FloatArray) -> float:
     """Mean image length of one board unit along the playing triangle's sides."""
-    c = project(homography, PLAY_CORNERS)
-    side = np.mean([math.dist(c[i], c[(i + 1) % 3]) for i in range(3)])
-    return float(side / 6.0)
+    hc = _PLAY_CORNERS_H @ np.asarray(homography, dtype=np.float64).T  # project(), inlined
+    w = hc[:, 2:3]
+    c = hc[:, :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
+    d = c - c[[1, 2, 0]]
+    return float(np.sqrt((d * d).sum(axis=1)).mean() / 6.0)
 
 
 def sample_canvas(
     pyr: Pyramid, h: FloatArray, ppu: int, lens: Lens | None = None, with_valid: bool = True
 ) -> tuple[NDArray[np.float32], NDArray[np.uint8], Canvas]:
     """The pyramid level that suits ``ppu``, rectified onto a canvas (and its validity)."""
-    canvas = Canvas(ppu)
+    canvas = _canvas(ppu)
     s, lv, ones = pyr.for_scale(px_per_unit(h), ppu)
     hs = _scaled(h, s)
     ls = None
     if lens is not None and lens.k != 0.0:
         ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
     value = warp_to_canvas(lv, hs, canvas, lens=ls)
-    valid = warp_to_canvas(ones, hs, canvas, lens=ls) if with_valid else ones[:0]
+    if not with_valid:
+        valid = ones[:0]
+    elif ls is None and _canvas_inside(hs, canvas, lv.shape[:2]):
+        valid = _all_valid(canvas)
+    else:
+        valid = warp_to_canvas(ones, hs, canvas, lens=ls)
     return value, valid, canvas
+
+
+@cache
+def _canvas(ppu: int) -> Canvas:
+    return Canvas(ppu)
+
+
+def _canvas_inside(h: FloatArray, canvas: Canvas, shape: tuple[int, ...]) -> bool:
+    """Whether every canvas pixel maps into the image (H, W) by ``h`` (board -> image),
+    half a pixel clear of its edges (then warping it would leave no pixel invalid)."""
+    p = _canvas_corners(canvas) @ h.T
+    if np.any(p[:, 2] <= 1e-9):  # a side of the board's plane behind the camera
+        return False
+    # w > 0 at the four corners: the canvas maps to a convex quadrilateral
+    x, y = p[:, 0] / p[:, 2], p[:, 1] / p[:, 2]
+    return bool(
+        x.min() >= 0.5
+        and y.min() >= 0.5
+        and x.max() <= shape[1] - 1.5
+        and y.max() <= shape[0] - 1.5
+    )
+
+
+@cache
+def _canvas_corners(canvas: Canvas) -> FloatArray:
+    """The board points (4, 3), homogeneous, of a canvas's corner pixels."""
+    u, v = canvas.width - 1.0, canvas.height - 1.0
+    corners = np.array([[0.0, 0.0, 1.0], [u, 0.0, 1.0], [0.0, v, 1.0], [u, v, 1.0]])
+    return corners @ canvas.board_from_canvas.T  # type: ignore[no-any-return]
+
+
+@cache
+def _all_valid(canvas: Canvas) -> NDArray[np.uint8]:
+    """A canvas's validity (H, W) uint8 where it lies wholly in the frame (read-only)."""
+    out = np.full((canvas.height, canvas.width), 255, np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+def sample_pixels(
+    pyr: Pyramid,
+    homographies: FloatArray,
+    canvas: Canvas,
+    pixels: NDArray[np.int64],
+    lens: Lens | None = None,
+) -> tuple[NDArray[np.float32], NDArray[np.uint8]]:
+    """:func:`sample_canvas` of B homographies (B, 3, 3) at some canvas pixels (M, 2)
+    (u, v) only: the values (B, M) float32 and validity (B, M) uint8.
+
+    The same numbers as rectifying whole canvases with ``cv2.warpPerspective`` (to ~1e-4:
+    the frame coordinates are computed in float64 here), for a fraction of the pixels.
+    """
+    b = len(homographies)
+    values = np.zeros((b, len(pixels)), np.float32)
+    valids = np.zeros((b, len(pixels)), np.uint8)
+    hc = _PLAY_CORNERS_H @ homographies.transpose(0, 2, 1)  # (B, 3, 3), px_per_unit
+    w = hc[..., 2:3]
+    c = hc[..., :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
+    d = c - c[:, [1, 2, 0]]
+    ppus = np.sqrt((d * d).sum(axis=2)).mean(axis=1) / 6.0
+    levels = [pyr.for_scale(float(p), canvas.ppu) for p in ppus]
+    uv = np.hstack([pixels.astype(np.float64), np.ones((len(pixels), 1))])
+    for s in sorted({lv[0] for lv in levels}):
+        which = np.array([lv[0] == s for lv in levels])
+        _, level, ones = next(lv for lv in levels if lv[0] == s)
+        m = np.diag([s, s, 1.0]) @ homographies[which] @ canvas.board_from_canvas  # (b, 3, 3)
+        p = np.tensordot(m, uv, axes=([2], [1]))  # (b, 3, M): contiguous rows are fast
+        horizon = p[:, 2] == 0
+        w = np.where(horizon, 1.0, p[:, 2]) if horizon.any() else p[:, 2]
+        x, y = p[:, 0] / w, p[:, 1] / w
+        if lens is not None and lens.k != 0.0:
+            ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
+            xy = ls.distort(np.stack([x, y], axis=-1))
+            x, y = xy[..., 0], xy[..., 1]
+        if horizon.any():  # a pixel on the horizon maps outside the frame
+            x, y = np.where(horizon, -1e6, x), np.where(horizon, -1e6, y)
+        maps = []
+        for coord in (x, y):
+            with np.errstate(over="ignore"):
+                c32 = np.ascontiguousarray(coord, dtype=np.float32)
+            maps.append(np.clip(c32, -1e6, 1e6, out=c32))  # far outside: as far as needed
+        values[which] = cv2.remap(
+            level, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+        )
+        lh, lw = level.shape[:2]
+        if (
+            maps[0].min() >= 0
+            and maps[1].min() >= 0
+            and maps[0].max() <= lw - 1
+            and maps[1].max() <= lh - 1
+        ):
+            valids[which] = 255  # every pixel interpolated from inside the frame alone
+        else:
+            valids[which] = cv2.remap(
+                ones, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+            )
+    return values, valids
 
 
 def homography_from_corners(
@@ -358,6 +508,28 @@ def homography_from_corners(
     src = project(p, corners_board).astype(np.float32)
     affine = cv2.getAffineTransform(src, corners_img.astype(np.float32))
     return np.vstack([affine, [0.0, 0.0, 1.0]]) @ p
+
+
+def homographies_from_corners(
+    corners_img: FloatArray, corners_board: FloatArray, gs: FloatArray
+) -> FloatArray:
+    """:func:`homography_from_corners` for many perspectives ``gs`` (B, 2) at once: (B, 3, 3).
+
+    The affine part is solved in float64 from the float32-rounded points, as
+    ``cv2.getAffineTransform`` does, by numpy instead.
+    """
+    b = len(gs)
+    p = np.zeros((b, 3, 3))
+    p[:, 0, 0] = p[:, 1, 1] = p[:, 2, 2] = 1.0
+    p[:, 2, :2] = gs
+    p = p @ np.array([[1.0, 0.0, -CENTRE[0]], [0.0, 1.0, -CENTRE[1]], [0.0, 0.0, 1.0]])
+    hb = np.hstack([corners_board, np.ones((3, 1))]) @ p.transpose(0, 2, 1)  # (B, 3, 3)
+    src = (hb[..., :2] / hb[..., 2:3]).astype(np.float32).astype(np.float64)
+    system = np.concatenate([src, np.ones((b, 3, 1))], axis=2)  # rows (x, y, 1)
+    dst = np.broadcast_to(corners_img.astype(np.float32).astype(np.float64), (b, 3, 2))
+    affine = np.linalg.solve(system, dst).transpose(0, 2, 1)  # (B, 2, 3)
+    full = np.concatenate([affine, np.broadcast_to([[[0.0, 0.0, 1.0]]], (b, 1, 3))], axis=1)
+    return full @ p  # type: ignore[no-any-return]
 
 
 def perspective_search(
@@ -384,15 +556,22 @@ def perspective_search(
         for gy in range(-4, 5)
         if gx * gx + gy * gy <= 17
     ]
+    seen: set[tuple[float, float]] = set()
     for _ in range(2):
-        for g in grid:
-            h = homography_from_corners(corners_img, board, g)
-            if only_plausible and not plausible(h, cfg):
-                continue
-            value, valid, _ = sample_canvas(pyr, h, ppu)
-            score = sc.total(value, valid)
-            if score > best_score:
-                best_g, best_score = g, score
+        # not the previous round's best again, the centre of this round's grid
+        cands = [g for g in grid if g not in seen]
+        seen.update(cands)
+        hs = homographies_from_corners(corners_img, board, np.array(cands).reshape(-1, 2))
+        if only_plausible:
+            ok = [plausible(h, cfg) for h in hs]
+            cands = [g for g, k in zip(cands, ok, strict=True) if k]
+            hs = hs[np.array(ok, dtype=bool)]
+        if cands:
+            values, valids = sample_pixels(pyr, hs, sc.canvas, sc.pixels)
+            scores = sc.totals(values, valids)
+            k = int(np.argmax(scores))  # the first of equal best scores, as before
+            if scores[k] > best_score:
+                best_g, best_score = cands[k], float(scores[k])
         step /= 3
         grid = [
             (best_g[0] + gx * step, best_g[1] + gy * step)
@@ -403,6 +582,143 @@ def perspective_search(
     return homography_from_corners(corners_img, board, best_g)
 
 
+class MaskedNcc:
+    """Masked normalised cross-correlation of fixed templates over images of one shape.
+
+    The same scores as ``cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED,
+    mask=mask)`` for a 0/1 mask, computed from three unmasked correlations that share the
+    image's spectra: with ``Z = M (T - mean_M T)``,
+    ``ncc = corr(I, Z) / (|Z| sqrt(corr(I^2, M) - corr(I, M)^2 / sum(M)))``. The
+    templates' spectra are computed once, so many windows of one image cost two forward
+    and three inverse transforms per template instead of a masked match per window.
+    Where the image is flat under the mask (no defined correlation) the score is -1.
+    """
+
+    def __init__(
+        self,
+        shape: tuple[int, int],
+        pairs: tuple[tuple[NDArray[np.float32], NDArray[np.float32]], ...],
+    ) -> None:
+        """``shape``: (H, W) of the images; ``pairs``: (template, mask) of one size each,
+        (th, tw) float32, the mask 0 or 1."""
+        h, w = shape
+        self.shape = (h, w)
+        self.dft_shape = (_fast_dft_size(h), _fast_dft_size(w))
+        self.template_shape: tuple[int, int] = pairs[0][0].shape[:2]  # type: ignore[assignment]
+        self.out_shape = (h - self.template_shape[0] + 1, w - self.template_shape[1] + 1)
+        self.kernels: list[tuple[NDArray[np.float32], NDArray[np.float32], float, float]] = []
+        for img, mask in pairs:
+            m = (mask > 0).astype(np.float64)
+            n = float(m.sum())
+            mean = float((img * m).sum()) / max(n, 1.0)
+            z = m * (img.astype(np.float64) - mean)
+            self.kernels.append((self._spectrum(z), self._spectrum(m), n, float(np.linalg.norm(z))))
+
+    def _spectrum(self, image: NDArray[np.floating]) -> NDArray[np.float32]:
+        """Packed (CCS) spectrum of ``image`` zero-padded to the transform size."""
+        pad = np.zeros(self.dft_shape, np.float32)
+        pad[: image.shape[0], : image.shape[1]] = image
+        return cv2.dft(pad)  # type: ignore[no-any-return]
+
+    def sums(self, image: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The correlations ``corr(I, Z)``, ``corr(I, M)`` and ``corr(I^2, M)`` of each
+        template with the image (H, W) less its mean (which NCC ignores): (K, 3, h, w)
+        float32 over the whole transform size (h, w) ``dft_shape``, valid in the first
+        ``out_shape``."""
+        centred = image.astype(np.float32) - np.float32(image.mean())
+        f1 = self._spectrum(centred)
+        f2 = self._spectrum(centred * centred)
+        out = np.empty((len(self.kernels), 3, *self.dft_shape), np.float32)
+        prod = np.empty_like(f1)
+        for k, (fz, fm, _, _) in enumerate(self.kernels):
+            for j, (f, kernel) in enumerate(((f1, fz), (f1, fm), (f2, fm))):
+                cv2.mulSpectrums(f, kernel, 0, prod, conjB=True)
+                cv2.idft(prod, out[k, j], flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+        return out
+
+    def score(self, k: NDArray[np.int64] | int, sums: NDArray[np.floating]) -> FloatArray:
+        """NCC (float64) of templates ``k`` from (any selection of) their :meth:`sums`:
+        ``sums`` (..., 3, ...) with ``k`` broadcasting against the dimensions before the
+        3; -1 where the image is flat."""
+        n = np.asarray([kern[2] for kern in self.kernels])[k]
+        norm_z = np.maximum(np.asarray([kern[3] for kern in self.kernels])[k], 1e-12)
+        lead = np.ndim(n)
+        num, s, q = (np.asarray(sums[(slice(None),) * lead + (j,)], np.float64) for j in range(3))
+        extra = (...,) + (None,) * (num.ndim - lead)
+        n, norm_z = n[extra], norm_z[extra]
+        var = q - s * s / n
+        flat = var <= FLAT_VARIANCE * n
+        return np.where(flat, -1.0, num / (np.sqrt(np.where(flat, 1.0, var)) * norm_z))
+
+    def maps(self, image: NDArray[np.float32]) -> list[FloatArray]:
+        """Every template's NCC map (out_h, out_w) float64 over ``image`` (H, W)."""
+        oh, ow = self.out_shape
+        sums = self.sums(image)[:, :, :oh, :ow]
+        return [self.score(k, sums[k]) for k in range(len(self.kernels))]
+
+
+def _fast_dft_size(n: int) -> int:
+    """The smallest length >= ``n`` of the form 2^a 3^b 5^c with a >= 3 (OpenCV's
+    transforms are fastest on lengths with several factors of two)."""
+    m = max(n, 8)
+    while True:
+        k = m
+        for p in (2, 3, 5):
+            while k % p == 0:
+                k //= p
+        if k == 1 and m % 8 == 0:
+            return m
+        m += 1
+
+
+#: Mean squared deviation (value units squared) under a mask below which the image counts
+#: as flat there; the plastic contrast spans 0..1, so this is a spread of 1%.
+FLAT_VARIANCE = 1e-4
+
+
+@dataclass(frozen=True)
+class _CellWindows:
+    """Where each cell's search region lies on a canvas, and the NCC over their union."""
+
+    x0: NDArray[np.int64]  # (36,) left column of each cell's search region
+    y0: NDArray[np.int64]  # (36,) top row
+    inside: NDArray[np.bool_]  # (36,) the region lies on the canvas
+    box: tuple[int, int, int, int]  # (x0, y0, x1, y1): the union of the regions inside
+    half: int  # template half size: the template is (2 half + 1) square
+    side: int  # search window side, 2 r + 1
+    ncc: MaskedNcc  # up tile, up window, down tile, down window templates over the box
+
+
+@lru_cache(maxsize=16)
+def _cell_windows(
+    canvas: Canvas, r: int, ridge: float, window_side: float, disc: float
+) -> _CellWindows:
+    ppu = int(canvas.ppu)
+    pairs = cell_templates(True, ppu, ridge, window_side, disc) + cell_templates(
+        False, ppu, ridge, window_side, disc
+    )
+    half = pairs[0][0].shape[0] // 2
+    centres = canvas.to_canvas(CENTROIDS)
+    # np.round, like the built-in round, rounds halves to even
+    cx = np.round(centres[:, 0]).astype(np.int64)
+    cy = np.round(centres[:, 1]).astype(np.int64)
+    x0, y0 = cx - half - r, cy - half - r
+    x1, y1 = cx + half + r + 1, cy + half + r + 1
+    inside = (x0 >= 0) & (y0 >= 0) & (x1 <= canvas.width) & (y1 <= canvas.height)
+    if not inside.any():
+        inside[:] = False
+        box = (0, 0, canvas.width, canvas.height)
+    else:
+        box = (
+            int(x0[inside].min()),
+            int(y0[inside].min()),
+            int(x1[inside].max()),
+            int(y1[inside].max()),
+        )
+    shape = (box[3] - box[1], box[2] - box[0])
+    return _CellWindows(x0, y0, inside, box, half, 2 * r + 1, MaskedNcc(shape, pairs))
+
+
 def match_offsets(
     value: NDArray[np.float32],
     valid: NDArray[np.uint8],
@@ -410,50 +726,75 @@ def match_offsets(
     search: float,
     cfg: ReaderConfig,
 ) -> tuple[NDArray[np.int64], FloatArray, FloatArray]:
-    """Best template offset of every cell: (indices, offsets in board units, scores)."""
-    centres = canvas.to_canvas(CENTROIDS)
+    """Best template offset of every cell: (indices, offsets in board units, scores).
+
+    ``value``: the canvas (H, W) float32; ``valid``: (H, W) uint8, 0 outside the frame.
+    A cell is matched only when its whole search region lies on the canvas and in the
+    frame; its best score over both templates and the search window must reach
+    ``align_min_score``; the peak is refined to sub-pixel by a parabola on each axis.
+    """
     r = int(math.ceil(search * canvas.ppu))
-    found_idx, found_off, found_score = [], [], []
-    for i, (cx, cy) in enumerate(centres):
-        templates = cell_templates(
-            bool(UP[i]), canvas.ppu, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius
-        )
-        half = templates[0][0].shape[0] // 2
-        x0, y0 = int(round(cx)) - half - r, int(round(cy)) - half - r
-        x1, y1 = int(round(cx)) + half + r + 1, int(round(cy)) + half + r + 1
-        if x0 < 0 or y0 < 0 or x1 > value.shape[1] or y1 > value.shape[0]:
-            continue
-        if valid[y0:y1, x0:x1].min() == 0:
-            continue
-        region = value[y0:y1, x0:x1]
-        best = (-1.0, 0.0, 0.0)
-        for img, mask in templates:
-            res = cv2.matchTemplate(region, img, cv2.TM_CCOEFF_NORMED, mask=mask)
-            res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
-            _, score, _, loc = cv2.minMaxLoc(res)
-            if score > best[0]:
-                px, py = float(loc[0]), float(loc[1])
-                lx, ly = loc
-                if 0 < lx < res.shape[1] - 1:
-                    a, b, c = res[ly, lx - 1], res[ly, lx], res[ly, lx + 1]
-                    den = a - 2 * b + c
-                    px += 0.5 * (a - c) / den if den < 0 else 0.0
-                if 0 < ly < res.shape[0] - 1:
-                    a, b, c = res[ly - 1, lx], res[ly, lx], res[ly + 1, lx]
-                    den = a - 2 * b + c
-                    py += 0.5 * (a - c) / den if den < 0 else 0.0
-                best = (float(score), px, py)
-        score, px, py = best
-        if score < cfg.align_min_score:
-            continue
-        found_idx.append(i)
-        found_off.append(((x0 + px + half - cx) / canvas.ppu, (y0 + py + half - cy) / canvas.ppu))
-        found_score.append(score)
-    return (
-        np.array(found_idx, dtype=np.int64),
-        np.array(found_off, dtype=np.float64).reshape(-1, 2),
-        np.array(found_score, dtype=np.float64),
+    win = _cell_windows(canvas, r, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius)
+    half, side = win.half, win.side
+    x0, y0 = win.x0, win.y0
+    holes = cv2.integral((valid == 0).astype(np.uint8))
+    xa, ya = np.clip(x0, 0, canvas.width), np.clip(y0, 0, canvas.height)
+    xb, yb = (
+        np.clip(x0 + side + 2 * half, 0, canvas.width),
+        np.clip(y0 + side + 2 * half, 0, canvas.height),
     )
+    in_frame = holes[yb, xb] - holes[ya, xb] - holes[yb, xa] + holes[ya, xa] == 0
+    cells = np.flatnonzero(win.inside & in_frame)
+    if len(cells) == 0:
+        return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
+    bx0, by0, bx1, by1 = win.box
+    sums = win.ncc.sums(value[by0:by1, bx0:bx1])  # (4, 3, h, w)
+    stride = sums.shape[3]
+    grid = np.arange(side)
+    window = (grid[:, None] * stride + grid[None, :]).ravel()  # (side^2,)
+    corner = (y0[cells] - by0) * stride + (x0[cells] - bx0)  # (n,)
+    # templates: tile and window of each cell's orientation, (n, 2)
+    templates = np.where(UP[cells], 0, 2)[:, None] + np.arange(2)[None, :]
+    picked = sums.reshape(len(sums), 3, -1)[
+        templates[:, :, None, None],
+        np.arange(3)[None, None, :, None],
+        (corner[:, None] + window[None, :])[:, None, None, :],
+    ]  # (n, 2, 3, side^2)
+    flat = win.ncc.score(templates, picked)  # (n, 2, side^2)
+    scores = flat.reshape(len(cells), 2, side, side)
+    peak = flat.argmax(axis=2)  # (n, 2), the first of equal maxima as cv2.minMaxLoc
+    peak_score = np.take_along_axis(flat, peak[:, :, None], axis=2)[:, :, 0]
+    which = (peak_score[:, 1] > peak_score[:, 0]).astype(np.int64)
+    n_idx = np.arange(len(cells))
+    score = peak_score[n_idx, which]
+    loc = peak[n_idx, which]
+    ly, lx = loc // side, loc % side
+    best = scores[n_idx, which]  # (n, side, side)
+
+    def parabola(
+        a: FloatArray, b: FloatArray, c: FloatArray, inner: NDArray[np.bool_]
+    ) -> FloatArray:
+        den = a - 2 * b + c
+        use = inner & (den < 0)
+        return np.where(use, 0.5 * (a - c) / np.where(use, den, -1.0), 0.0)
+
+    inner_x = (lx > 0) & (lx < side - 1)
+    inner_y = (ly > 0) & (ly < side - 1)
+    lxm, lxp = np.clip(lx - 1, 0, side - 1), np.clip(lx + 1, 0, side - 1)
+    lym, lyp = np.clip(ly - 1, 0, side - 1), np.clip(ly + 1, 0, side - 1)
+    centre = best[n_idx, ly, lx]
+    px = lx + parabola(best[n_idx, ly, lxm], centre, best[n_idx, ly, lxp], inner_x)
+    py = ly + parabola(best[n_idx, lym, lx], centre, best[n_idx, lyp, lx], inner_y)
+    keep = score >= cfg.align_min_score
+    centres = canvas.to_canvas(CENTROIDS[cells])
+    off = np.stack(
+        [
+            (x0[cells] + px + half - centres[:, 0]) / canvas.ppu,
+            (y0[cells] + py + half - centres[:, 1]) / canvas.ppu,
+        ],
+        axis=1,
+    )
+    return cells[keep].astype(np.int64), off[keep], score[keep]
 
 
 def find_homography(
@@ -472,7 +813,11 @@ def find_homography(
 def fit_with_lens(
     board_pts: FloatArray, image_pts: FloatArray, lens: Lens, thresh: float, max_k: float
 ) -> tuple[FloatArray, Lens, NDArray[np.bool_], FloatArray]:
-    """Homography and radial distortion that best map board points onto image points."""
+    """Homography and radial distortion that best map board points onto image points.
+
+    The distortions tried are scored all at once (:func:`_homographies`); the one chosen
+    is fitted again with OpenCV.
+    """
     h0, inliers = find_homography(board_pts, image_pts, cv2.RANSAC, thresh)
     if h0 is None:
         raise BoardNotFoundError("no homography fits the lattice")
@@ -489,13 +834,126 @@ def fit_with_lens(
 
     best_k, (best_r, best_h) = 0.0, residual(0.0)
     if len(bp) >= 15 and max_k > 0:
-        for k in np.linspace(-max_k, 0.0, 7)[:-1]:
-            r, h = residual(float(k))
-            if r < best_r * 0.85:
-                best_k, best_r, best_h = float(k), r, h
+        ks = np.linspace(-max_k, 0.0, 7)[:-1]
+        hs = _homographies(bp, undistort_many(lens, ks, ip))
+        # each k's rms error: its homography, then its distortion (Lens.distort, batched)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            hp = np.hstack([bp, np.ones((len(bp), 1))]) @ hs.transpose(0, 2, 1)  # (K, N, 3)
+            w = hp[..., 2:3]
+            pts = hp[..., :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
+            c = np.asarray(lens.centre)
+            r2 = (((pts - c) / lens.norm) ** 2).sum(axis=-1, keepdims=True)
+            pts = c + (pts - c) * (1.0 + ks[:, None, None] * r2)
+            rms = np.sqrt(np.mean(((pts - ip) ** 2).sum(axis=-1), axis=1))
+        for k, r in zip(ks, rms, strict=True):
+            if np.isfinite(r) and r < best_r * 0.85:
+                best_k, best_r = float(k), float(r)
+        if best_k != 0.0:
+            best_r, best_h = residual(best_k)
     out_lens = lens.with_k(best_k)
     errors = np.linalg.norm(out_lens.distort(project(best_h, bp)) - ip, axis=1)
     return best_h / best_h[2, 2], out_lens, keep, errors
+
+
+def undistort_many(lens: Lens, ks: FloatArray, pts: FloatArray) -> FloatArray:
+    """``lens.with_k(k).undistort(pts)`` for every k of ``ks`` (K,) < 0: (K, N, 2).
+
+    The same arithmetic as :meth:`Lens.undistort`, one Newton iteration for all k at once.
+    """
+    k = np.asarray(ks, dtype=np.float64)[:, None, None]  # (K, 1, 1)
+    c = np.asarray(lens.centre)
+    d = (pts - c) / lens.norm
+    t = np.linalg.norm(d, axis=-1, keepdims=True)[None]  # (1, N, 1)
+    r_max = 1.0 / np.sqrt(-3.0 * k)
+    r = np.minimum(t, 0.999 * r_max)
+    for _ in range(12):  # Newton on r + k r^3 = t
+        step = (r + k * r**3 - t) / np.maximum(1.0 + 3.0 * k * r**2, 1e-3)
+        r = np.minimum(np.maximum(r - step, 0.0), 0.999 * r_max)  # np.clip, but faster
+    ratio = np.where(t > 1e-12, r / np.maximum(t, 1e-12), 1.0)
+    return c + d[None] * ratio * lens.norm  # type: ignore[no-any-return]
+
+
+def _homographies(src: FloatArray, dst: FloatArray, iterations: int = 3) -> FloatArray:
+    """Least-squares homographies (K, 3, 3) mapping ``src`` (N, 2) onto each of ``dst``
+    (K, N, 2): a normalised DLT, then Gauss-Newton on the reprojection error (what
+    ``cv2.findHomography(src, dst, 0)`` computes, for K point sets at once; a few steps
+    from the DLT leave the error within a micro-pixel of its minimum on lattice points).
+    NaN where the points leave it undetermined."""
+    kk, n = dst.shape[0], src.shape[0]
+
+    def normaliser(p: FloatArray) -> FloatArray:  # (..., N, 2) -> (..., 3, 3)
+        m = p.mean(axis=-2)
+        scale = np.sqrt(2.0) / np.maximum(
+            np.linalg.norm(p - m[..., None, :], axis=-1).mean(-1), 1e-12
+        )
+        t = np.zeros((*p.shape[:-2], 3, 3))
+        t[..., 0, 0] = t[..., 1, 1] = scale
+        t[..., 0, 2] = -scale * m[..., 0]
+        t[..., 1, 2] = -scale * m[..., 1]
+        t[..., 2, 2] = 1.0
+        return t
+
+    ts, td = normaliser(src), normaliser(dst)
+    s = project(ts, src)  # (N, 2)
+    d = dst * td[:, None, [0, 1], [0, 1]] + td[:, None, [0, 1], 2]  # (K, N, 2)
+    x, y = s[:, 0], s[:, 1]
+    a = np.zeros((kk, 2 * n, 9))
+    a[:, 0::2, 0], a[:, 0::2, 1], a[:, 0::2, 2] = x, y, 1.0
+    a[:, 1::2, 3], a[:, 1::2, 4], a[:, 1::2, 5] = x, y, 1.0
+    a[:, 0::2, 6] = -d[..., 0] * x
+    a[:, 0::2, 7] = -d[..., 0] * y
+    a[:, 0::2, 8] = -d[..., 0]
+    a[:, 1::2, 6] = -d[..., 1] * x
+    a[:, 1::2, 7] = -d[..., 1] * y
+    a[:, 1::2, 8] = -d[..., 1]
+    try:
+        _, _, vt = np.linalg.svd(a, full_matrices=False)
+    except np.linalg.LinAlgError:
+        return np.full((kk, 3, 3), np.nan)
+    h = np.linalg.inv(td) @ vt[:, -1].reshape(kk, 3, 3) @ ts
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = h / h[:, 2:3, 2:3]
+        params = h.reshape(kk, 9)[:, :8]
+        xs, ys = src[:, 0], src[:, 1]
+
+        def residuals(p: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+            w = p[:, 6:7] * xs + p[:, 7:8] * ys + 1.0  # (K, N)
+            u = (p[:, 0:1] * xs + p[:, 1:2] * ys + p[:, 2:3]) / w
+            v = (p[:, 3:4] * xs + p[:, 4:5] * ys + p[:, 5:6]) / w
+            res = np.concatenate([u - dst[..., 0], v - dst[..., 1]], axis=1)  # (K, 2N)
+            return res, u, v, w
+
+        res, u, v, w = residuals(params)
+        cost = (res**2).sum(axis=1)
+        for _ in range(iterations):
+            jac = np.zeros((kk, 2 * n, 8))
+            jac[:, :n, 0], jac[:, :n, 1], jac[:, :n, 2] = xs / w, ys / w, 1.0 / w
+            jac[:, n:, 3], jac[:, n:, 4], jac[:, n:, 5] = xs / w, ys / w, 1.0 / w
+            jac[:, :n, 6], jac[:, :n, 7] = -u * xs / w, -u * ys / w
+            jac[:, n:, 6], jac[:, n:, 7] = -v * xs / w, -v * ys / w
+            jtj = jac.transpose(0, 2, 1) @ jac
+            jtr = (jac.transpose(0, 2, 1) @ res[..., None])[..., 0]
+            try:
+                step = np.linalg.solve(jtj, jtr[..., None])[..., 0]
+            except np.linalg.LinAlgError:
+                break
+            trial = params - step
+            new_res, nu, nv, nw = residuals(trial)
+            new_cost = (new_res**2).sum(axis=1)
+            better = new_cost < cost
+            if not np.any(better & (cost - new_cost > 1e-9 * cost)):
+                # converged: what is left would not move a point by a micro-pixel
+                params = np.where(better[:, None], trial, params)
+                break
+            params = np.where(better[:, None], trial, params)
+            res = np.where(better[:, None], new_res, res)
+            u, v, w = (
+                np.where(better[:, None], a_new, a_old)
+                for a_new, a_old in ((nu, u), (nv, v), (nw, w))
+            )
+            cost = np.where(better, new_cost, cost)
+        out = np.concatenate([params, np.ones((kk, 1))], axis=1).reshape(kk, 3, 3)
+    return out  # type: ignore[no-any-return]
 
 
 def plausible(homography: FloatArray, cfg: ReaderConfig) -> bool:
@@ -571,24 +1029,34 @@ def refine(
 def verify_shifts(
     pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig, lens: Lens | None = None
 ) -> tuple[FloatArray, bool]:
-    """Move the lattice by whole cells while that fits the board better."""
-    ppu = 14
-    sc = scorer(ppu, cfg)
+    """Move the lattice by whole cells while that fits the board better.
+
+    The shifts are tried in turn, each from the lattice as it then is; the canvases of
+    those still to try are scored together.
+    """
+    sc = scorer(14, cfg)
+    steps = [
+        np.array([[1.0, 0.0, sx], [0.0, 1.0, sy], [0.0, 0.0, 1.0]]) for sx, sy in LATTICE_SHIFTS
+    ]
+
+    def totals(hs: list[FloatArray]) -> FloatArray:
+        values, valids = sample_pixels(pyr, np.stack(hs), sc.canvas, sc.pixels, lens)
+        return sc.totals(values, valids)
+
     current = homography
-    value, valid, _ = sample_canvas(pyr, current, ppu, lens)
-    best = sc.total(value, valid)
+    first = totals([current] + [current @ t for t in steps])
+    best, scores = float(first[0]), list(first[1:])
     moved = False
     for _ in range(3):
         improved = False
-        for shift in LATTICE_SHIFTS:
-            t = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
-            cand = current @ t
-            value, valid, _ = sample_canvas(pyr, cand, ppu, lens)
-            score = sc.total(value, valid)
-            if score > best * 1.08 + 0.5:
-                best, current, improved, moved = score, cand, True, True
+        for k, t in enumerate(steps):
+            if scores[k] > best * 1.08 + 0.5:
+                best, current, improved, moved = float(scores[k]), current @ t, True, True
+                if k + 1 < len(steps):  # the rest from the moved lattice
+                    scores[k + 1 :] = list(totals([current @ u for u in steps[k + 1 :]]))
         if not improved:
             break
+        scores = list(totals([current @ t for t in steps]))
     return current, moved
 
 

@@ -1,0 +1,214 @@
+"""The lattice fit's building blocks against slower, plainer versions of themselves."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from vision.config import ReaderConfig, default_config
+from vision.locate import outline_candidates
+from vision.model import (
+    CENTROIDS,
+    PLAY_CORNERS,
+    UP,
+    Canvas,
+    FloatArray,
+    outer_corners,
+    project,
+)
+from vision.read import load_image
+from vision.rectify import (
+    Lens,
+    MaskedNcc,
+    Pyramid,
+    _homographies,
+    cell_templates,
+    homographies_from_corners,
+    homography_from_corners,
+    match_offsets,
+    perspective_search,
+    sample_canvas,
+    sample_pixels,
+    scorer,
+    undistort_many,
+)
+
+STILLS = Path(__file__).resolve().parents[2] / "sample_images" / "stills"
+
+
+def reference_offsets(
+    value: NDArray[np.float32],
+    valid: NDArray[np.uint8],
+    canvas: Canvas,
+    search: float,
+    cfg: ReaderConfig,
+) -> tuple[NDArray[np.int64], FloatArray, FloatArray]:
+    """:func:`match_offsets` one cell at a time with OpenCV's masked template matching."""
+    centres = canvas.to_canvas(CENTROIDS)
+    r = int(math.ceil(search * canvas.ppu))
+    found_idx, found_off, found_score = [], [], []
+    for i, (cx, cy) in enumerate(centres):
+        templates = cell_templates(
+            bool(UP[i]), canvas.ppu, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius
+        )
+        half = templates[0][0].shape[0] // 2
+        x0, y0 = int(round(cx)) - half - r, int(round(cy)) - half - r
+        x1, y1 = int(round(cx)) + half + r + 1, int(round(cy)) + half + r + 1
+        if x0 < 0 or y0 < 0 or x1 > value.shape[1] or y1 > value.shape[0]:
+            continue
+        if valid[y0:y1, x0:x1].min() == 0:
+            continue
+        region = value[y0:y1, x0:x1]
+        best = (-1.0, 0.0, 0.0)
+        for img, mask in templates:
+            res = cv2.matchTemplate(region, img, cv2.TM_CCOEFF_NORMED, mask=mask)
+            res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
+            _, score, _, loc = cv2.minMaxLoc(res)
+            if score > best[0]:
+                px, py = float(loc[0]), float(loc[1])
+                lx, ly = loc
+                if 0 < lx < res.shape[1] - 1:
+                    a, b, c = res[ly, lx - 1], res[ly, lx], res[ly, lx + 1]
+                    den = a - 2 * b + c
+                    px += 0.5 * (a - c) / den if den < 0 else 0.0
+                if 0 < ly < res.shape[0] - 1:
+                    a, b, c = res[ly - 1, lx], res[ly, lx], res[ly + 1, lx]
+                    den = a - 2 * b + c
+                    py += 0.5 * (a - c) / den if den < 0 else 0.0
+                best = (float(score), px, py)
+        score, px, py = best
+        if score < cfg.align_min_score:
+            continue
+        found_idx.append(i)
+        found_off.append(((x0 + px + half - cx) / canvas.ppu, (y0 + py + half - cy) / canvas.ppu))
+        found_score.append(score)
+    return (
+        np.array(found_idx, dtype=np.int64),
+        np.array(found_off, dtype=np.float64).reshape(-1, 2),
+        np.array(found_score, dtype=np.float64),
+    )
+
+
+@cache
+def config() -> ReaderConfig:
+    return default_config()
+
+
+def templates(up: bool, ppu: int) -> tuple[tuple[NDArray[np.float32], NDArray[np.float32]], ...]:
+    cfg = config()
+    return cell_templates(up, ppu, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius)
+
+
+@pytest.mark.parametrize("ppu", [20, 28, 36])
+@pytest.mark.parametrize("up", [True, False])
+def test_masked_ncc_equals_opencv_masked_match(ppu: int, up: bool) -> None:
+    rng = np.random.default_rng(ppu + up)
+    image = rng.random((5 * ppu, 6 * ppu), dtype=np.float32)
+    image = cv2.GaussianBlur(image, (0, 0), 1.5)
+    pairs = templates(up, ppu)
+    maps = MaskedNcc(image.shape, pairs).maps(image)
+    for (img, mask), ours in zip(pairs, maps, strict=True):
+        theirs = cv2.matchTemplate(image, img, cv2.TM_CCOEFF_NORMED, mask=mask)
+        assert ours.shape == theirs.shape
+        np.testing.assert_allclose(ours, theirs, atol=1e-4)
+
+
+def test_masked_ncc_of_a_grey_template_and_flat_image() -> None:
+    rng = np.random.default_rng(7)
+    image = rng.random((60, 70), dtype=np.float32)
+    template = rng.random((15, 15), dtype=np.float32)
+    mask = (rng.random((15, 15)) > 0.3).astype(np.float32)
+    (ours,) = MaskedNcc(image.shape, ((template, mask),)).maps(image)
+    theirs = cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED, mask=mask)
+    np.testing.assert_allclose(ours, theirs, atol=1e-4)
+    flat = np.full((60, 70), 0.8, np.float32)
+    (scores,) = MaskedNcc(flat.shape, ((template, mask),)).maps(flat)
+    assert np.all(scores == -1.0)
+
+
+@cache
+def still_canvas(ppu: int) -> tuple[NDArray[np.float32], NDArray[np.uint8], Canvas]:
+    cfg = config()
+    frame = load_image(str(STILLS / "00.jpg"))
+    pyr = Pyramid(frame, cfg)
+    h = perspective_search(pyr, outline_candidates(frame, cfg, 1)[0].corners, cfg)
+    return sample_canvas(pyr, h, ppu)
+
+
+@pytest.mark.parametrize("round_", [0, 1, 2])
+def test_match_offsets_equal_masked_matching_per_cell(round_: int) -> None:
+    cfg = config()
+    rnd = cfg.align_rounds[round_]
+    value, valid, canvas = still_canvas(rnd.ppu)
+    # a corner of the canvas outside the frame: the cells there are not matched
+    valid = valid.copy()
+    valid[: canvas.height // 3, : canvas.width // 4] = 0
+    idx, off, score = match_offsets(value, valid, canvas, rnd.search, cfg)
+    ref_idx, ref_off, ref_score = reference_offsets(value, valid, canvas, rnd.search, cfg)
+    assert len(idx) >= 20
+    np.testing.assert_array_equal(idx, ref_idx)
+    np.testing.assert_allclose(score, ref_score, atol=1e-4)
+    np.testing.assert_allclose(off, ref_off, atol=2e-3)
+
+
+def test_match_offsets_outside_the_frame_finds_nothing() -> None:
+    cfg = config()
+    rnd = cfg.align_rounds[0]
+    value, valid, canvas = still_canvas(rnd.ppu)
+    idx, off, score = match_offsets(value, np.zeros_like(valid), canvas, rnd.search, cfg)
+    assert idx.shape == (0,) and off.shape == (0, 2) and score.shape == (0,)
+
+
+def test_undistort_many_is_undistort_for_each_k() -> None:
+    lens = Lens.none((720, 1280))
+    pts = np.random.default_rng(3).random((40, 2)) * [1280, 720]
+    ks = np.linspace(-0.3, 0.0, 7)[:-1]
+    many = undistort_many(lens, ks, pts)
+    for k, out in zip(ks, many, strict=True):
+        np.testing.assert_array_equal(out, lens.with_k(float(k)).undistort(pts))
+
+
+def test_homographies_fit_like_opencv() -> None:
+    rng = np.random.default_rng(5)
+    corners = np.array([[640.0, 100.0], [1000.0, 600.0], [280.0, 620.0]])
+    true = homography_from_corners(corners, PLAY_CORNERS, (0.04, -0.02))
+    src = CENTROIDS[rng.permutation(36)[:25]]
+    dst = np.stack([project(true, src) + rng.normal(0, s, (25, 2)) for s in (0.0, 0.5, 2.0)])
+    ours = _homographies(src, dst)
+    for d, h in zip(dst, ours, strict=True):
+        theirs, _ = cv2.findHomography(src, d, 0)
+        np.testing.assert_allclose(project(h, src), project(theirs, src), atol=0.01)
+
+
+def test_perspective_candidates_sampled_as_whole_canvases() -> None:
+    """The perspective search's batched homographies and sampling equal the one-by-one
+    ``homography_from_corners`` and ``sample_canvas``, also for a board partly outside
+    the frame and a level chosen per candidate."""
+    cfg = config()
+    frame = load_image(str(STILLS / "00.jpg"))
+    pyr = Pyramid(frame, cfg)
+    corners = outline_candidates(frame, cfg, 1)[0].corners
+    board = outer_corners(cfg.band_width)
+    gs = np.array([[gx * 0.04, gy * 0.04] for gx in range(-3, 4) for gy in range(-3, 4)])
+    shifted = corners + [[0.0, -250.0]] * np.array([[1.0], [0.0], [0.0]])  # apex off-frame
+    for c in (corners, shifted, corners * 0.4):
+        hs = homographies_from_corners(c, board, gs)
+        single = np.stack([homography_from_corners(c, board, (gx, gy)) for gx, gy in gs])
+        np.testing.assert_allclose(hs, single, rtol=1e-9, atol=1e-9)
+        sc = scorer(10, cfg)
+        values, valids = sample_pixels(pyr, hs, sc.canvas, sc.pixels)
+        u, v = sc.pixels[:, 0], sc.pixels[:, 1]
+        for h, value, valid in zip(hs, values, valids, strict=True):
+            whole, whole_valid, _ = sample_canvas(pyr, h, 10)
+            np.testing.assert_allclose(value, whole[v, u], atol=1e-3)
+            np.testing.assert_array_equal(valid > 0, whole_valid[v, u] > 0)
+        totals = sc.totals(values, valids)
+        for h, total in zip(hs, totals, strict=True):
+            whole, whole_valid, _ = sample_canvas(pyr, h, 10)
+            assert total == pytest.approx(sc.total(whole, whole_valid), abs=1e-2)
