@@ -48,6 +48,8 @@ from vision.rectify import (
     LATTICE_SHIFTS,
     BoardFit,
     Lens,
+    _all_valid,
+    _canvas_inside,
     fit_board,
     fit_with_lens,
     plausible,
@@ -158,6 +160,18 @@ def _group_low_levels(
     return np.stack([mean_r, mean_c], axis=1), np.stack([ids, low], axis=1), counts
 
 
+def validity(
+    shape: tuple[int, ...], homography: FloatArray, canvas: Canvas, lens: Lens | None
+) -> NDArray[np.uint8]:
+    """Which canvas pixels come from inside the frame (H, W) uint8, 255 = inside.
+
+    Without warping when the whole canvas lies in the frame (then read-only).
+    """
+    if (lens is None or lens.k == 0.0) and _canvas_inside(homography, canvas, shape[:2]):
+        return _all_valid(canvas)
+    return warp_to_canvas(np.full(shape[:2], 255, np.uint8), homography, canvas, lens=lens)
+
+
 def _halve(image: NDArray[Any], canvas: Canvas) -> NDArray[Any]:
     """A canvas image at half its ppu, pixel-exact: 2x2 blocks averaged (H/2, W/2)."""
     h, w = image.shape[:2]
@@ -246,27 +260,28 @@ class BoardReader:
         the sides gets clearly darker than the cells' match gets worse.
         """
         cfg = self.config
-
-        def merit(h: FloatArray) -> float:
-            band, cells = self._band_and_cells(frame_bgr, h, fit.lens)
-            seen = ~np.isnan(band)
-            return cells + cfg.band_weight * float(np.sum(cfg.band_bright_level - band[seen]))
-
+        ppu = cfg.band_check_ppu
+        canvas = Canvas(ppu)
+        # One view of the board with a cell's margin more, cut at each shift.
+        wide = Canvas(ppu, margin=canvas.margin + 1.0)
         for _ in range(2):
-            current = merit(fit.homography)
+            value = value_channel(warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens))
+            valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
+
+            current = self._shift_merit(value, valid, np.zeros(2))
             best, best_merit = None, current + cfg.band_shift_margin
             for shift in LATTICE_SHIFTS:
-                t = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
-                h = fit.homography @ t
-                m = merit(h)
+                m = self._shift_merit(value, valid, shift)
                 if m > best_merit:
-                    best, best_merit = h, m
+                    best, best_merit = shift, m
             if best is None:
                 break
             log.debug("lattice moved by a cell: merit %.2f -> %.2f", current, best_merit)
-            probe = BoardFit(best, np.zeros((3, 2)), 0, 0, 0, fit.lens)
+            t = np.array([[1.0, 0.0, best[0]], [0.0, 1.0, best[1]], [0.0, 0.0, 1.0]])
+            h = fit.homography @ t
+            probe = BoardFit(h, np.zeros((3, 2)), 0, 0, 0, fit.lens)
             fit = BoardFit(
-                best,
+                h,
                 probe.to_image(PLAY_CORNERS),
                 fit.residual_px,
                 fit.residual_units,
@@ -275,20 +290,28 @@ class BoardReader:
             )
         return fit
 
-    def _band_and_cells(
-        self, frame_bgr: NDArray[np.uint8], homography: FloatArray, lens: Lens | None
-    ) -> tuple[FloatArray, float]:
-        """(3,) brightness of the band along each side (NaN where out of the frame), 0 for
-        the plastic's black and 1 for the bright things on the board; and the mean match of
-        the visible cells with a tile or an empty window."""
+    def _shift_merit(
+        self, value: NDArray[np.float32], valid: NDArray[np.uint8], shift: FloatArray
+    ) -> float:
+        """How well the lattice moved by ``shift`` units fits a view of the board with a
+        cell's extra margin: the cells' match, plus how dark the band is along each side."""
         cfg = self.config
         ppu = cfg.band_check_ppu
         canvas = Canvas(ppu)
-        small = warp_to_canvas(frame_bgr, homography, canvas, lens=lens)
-        valid = warp_to_canvas(
-            np.full(frame_bgr.shape[:2], 255, np.uint8), homography, canvas, lens=lens
-        )
-        value = value_channel(small)
+        x, y = (int(round((1.0 + d) * ppu)) for d in shift)
+        window = (slice(y, y + canvas.height), slice(x, x + canvas.width))
+        band, cells = self._band_and_cells(value[window], valid[window], ppu)
+        seen = ~np.isnan(band)
+        return cells + cfg.band_weight * float(np.sum(cfg.band_bright_level - band[seen]))
+
+    def _band_and_cells(
+        self, value: NDArray[np.float32], valid: NDArray[np.uint8], ppu: int
+    ) -> tuple[FloatArray, float]:
+        """On a canvas's value channel and validity (H, W): the (3,) brightness of the band
+        along each side (NaN where out of the frame), 0 for the plastic's black and 1 for
+        the bright things on the board; and the mean match of the visible cells with a
+        tile or an empty window."""
+        cfg = self.config
         ok = valid == 255
         if ok.sum() < 50:
             return np.full(3, np.nan), 0.0
@@ -299,9 +322,10 @@ class BoardReader:
             if len(seen) and seen.mean() >= cfg.band_min_seen:
                 level = np.percentile(value[rows, cols][seen], cfg.band_percentile)
                 levels[k] = (level - lo) / max(float(hi - lo), 1.0)
-        ncc = scorer(ppu, cfg).scores(value, valid).max(axis=1)
-        seen_cells = ncc != 0
-        return levels, float(ncc[seen_cells].mean()) if seen_cells.any() else 0.0
+        ncc = scorer(ppu, cfg).scores(np.ascontiguousarray(value), np.ascontiguousarray(valid))
+        best = ncc.max(axis=1)
+        seen_cells = best != 0
+        return levels, float(best[seen_cells].mean()) if seen_cells.any() else 0.0
 
     def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading:
         """Read a frame; a frame without a board gives ``found=False`` and a reason."""
@@ -370,9 +394,7 @@ class BoardReader:
         sigma = 0.5 * scale / ppu - 0.5
         src = cv2.GaussianBlur(frame_bgr, (0, 0), sigma) if sigma > 0.3 else frame_bgr
         canvas_bgr = warp_to_canvas(src, fit.homography, canvas, lens=fit.lens)
-        valid = warp_to_canvas(
-            np.full(frame_bgr.shape[:2], 255, np.uint8), fit.homography, canvas, lens=fit.lens
-        )
+        valid = validity(frame_bgr.shape, fit.homography, canvas, fit.lens)
         cell_zones, band = zones(ppu, cfg)
         packed = packed_zones(ppu, cfg)
         # A cell is seen when every pixel it is read from is in the frame (its outer edge
