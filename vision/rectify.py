@@ -632,8 +632,10 @@ class MaskedNcc:
         prod = np.empty_like(f1)
         for k, (fz, fm, _, _) in enumerate(self.kernels):
             for j, (f, kernel) in enumerate(((f1, fz), (f1, fm), (f2, fm))):
-                cv2.mulSpectrums(f, kernel, 0, prod, conjB=True)
-                cv2.idft(prod, out[k, j], flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+                prod = cv2.mulSpectrums(f, kernel, 0, prod, conjB=True)
+                res = cv2.idft(prod, out[k, j], flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+                if not np.shares_memory(res, out):  # OpenCV wrote elsewhere after all
+                    out[k, j] = res
         return out
 
     def score(self, k: NDArray[np.int64] | int, sums: NDArray[np.floating]) -> FloatArray:
