@@ -473,15 +473,15 @@ class BoardReader:
             return tuple(readings), canvas_bgr
         white = self._white_point(disc_lin, sector_lin, black)
         gains = self._palette_gains(sector_lin, black, white)
-        sector_costs = np.zeros((len(candidates), 3, len(TILE_COLOURS)))
-        structure_ok = []
-        for k, sec in enumerate(sector_lin):
-            lab = linear_rgb_to_lab(normalise(sec, black, white) * gains)
-            for j, c in enumerate(TILE_COLOURS):
-                sector_costs[k, :, j] = colour_distance(
-                    lab, self.prototypes[c], cfg.colour_lightness_weight
-                )
-            structure_ok.append(self._disc(disc_lin[k], black, white, gains))
+        labs = linear_rgb_to_lab(normalise(np.stack(sector_lin), black, white) * gains)
+        sector_costs = np.stack(
+            [
+                colour_distance(labs, self.prototypes[c], cfg.colour_lightness_weight)
+                for c in TILE_COLOURS
+            ],
+            axis=-1,
+        )  # (K, 3 edges, 6 colours)
+        structure_ok = [self._disc(d, black, white, gains) for d in disc_lin]
         num_scores, num_contrast, num_offsets = self.numerals.scores(
             canvas_bgr, candidates, ppu, cfg
         )
@@ -491,9 +491,7 @@ class BoardReader:
             details["disc_contrast"] = num_contrast
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
         if details is not None:
-            details["labs"] = [
-                linear_rgb_to_lab(normalise(sec, black, white) * gains) for sec in sector_lin
-            ]
+            details["labs"] = list(labs)
             details["candidates"] = candidates
             details["costs"] = [g.cost for g in guesses]
             details["worst"] = [g.worst_edge for g in guesses]
