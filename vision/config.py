@@ -91,6 +91,7 @@ class ReaderConfig:
     disc_refit_min_contrast: float
     disc_refit_min_tiles: int
     disc_refit_min_shift: float
+    disc_refit_max_shift: float
     min_tile_confidence: float
     max_residual_units: float
 

@@ -357,7 +357,13 @@ class BoardReader:
         good = contrast >= cfg.disc_refit_min_contrast
         if good.sum() < cfg.disc_refit_min_tiles:
             return None
-        if float(np.median(np.linalg.norm(offsets[good], axis=1))) < cfg.disc_refit_min_shift:
+        shifts = np.linalg.norm(offsets[good], axis=1)
+        # Refit when the discs say the lattice is off overall, or off somewhere (a wide
+        # lens bends the board's far corners away from the lattice fitted to its middle).
+        if (
+            float(np.median(shifts)) < cfg.disc_refit_min_shift
+            and float(shifts.max()) < cfg.disc_refit_max_shift
+        ):
             return None
         board_pts = CENTROIDS[cells[good]]
         image_pts = fit.to_image(board_pts + offsets[good])

@@ -836,7 +836,7 @@ def fit_with_lens(
 
     best_k, (best_r, best_h) = 0.0, residual(0.0)
     if len(bp) >= 15 and max_k > 0:
-        ks = np.linspace(-max_k, 0.0, 7)[:-1]
+        ks = np.linspace(-max_k, 0.0, 13)[:-1]
         hs = _homographies(bp, undistort_many(lens, ks, ip))
         # each k's rms error: its homography, then its distortion (Lens.distort, batched)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
@@ -847,9 +847,11 @@ def fit_with_lens(
             r2 = (((pts - c) / lens.norm) ** 2).sum(axis=-1, keepdims=True)
             pts = c + (pts - c) * (1.0 + ks[:, None, None] * r2)
             rms = np.sqrt(np.mean(((pts - ip) ** 2).sum(axis=-1), axis=1))
-        for k, r in zip(ks, rms, strict=True):
-            if np.isfinite(r) and r < best_r * 0.85:
-                best_k, best_r = float(k), float(r)
+        rms = np.where(np.isfinite(rms), rms, np.inf)
+        j = int(np.argmin(rms))
+        # The best bending, if it clearly explains the points better than none.
+        if rms[j] < best_r * 0.85:
+            best_k, best_r = float(ks[j]), float(rms[j])
         if best_k != 0.0:
             best_r, best_h = residual(best_k)
     out_lens = lens.with_k(best_k)

@@ -311,3 +311,29 @@ def test_a_fit_one_cell_off_is_moved_back(name: str) -> None:
         wrong = BoardFit(moved, probe.to_image(PLAY_CORNERS), 0.0, 0.0, 0, fit.lens)
         back = reader().check_band(frame, wrong)
         assert np.abs(back.corners - fit.corners).max() < 1.0, shift
+
+
+def test_a_wide_lens_bending_the_board_is_fitted() -> None:
+    """Barrel distortion of a wide-angle webcam (as the reader models it, k = -0.12):
+    the corners land where the bent image shows them and the board reads the same."""
+    frame = load_image(str(STILLS / "00.jpg"))
+    lens = Lens.none(frame.shape).with_k(-0.12)
+    h, w = frame.shape[:2]
+    ys, xs = np.mgrid[:h, :w].astype(np.float64)
+    source = lens.undistort(np.stack([xs.ravel(), ys.ravel()], axis=1)).reshape(h, w, 2)
+    source = source.astype(np.float32)
+    bent = cv2.remap(
+        frame, source[..., 0], source[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
+    truth = np.array(truth_of("00")["corners"], dtype=np.float64)
+    want = lens.distort(truth)
+    side = np.linalg.norm(truth[0] - truth[1]) / 6
+    reading = reader().read(bent)
+    assert reading.found and reading.fit is not None
+    assert reading.fit.lens is not None and reading.fit.lens.k < -0.05
+    err = min(
+        np.linalg.norm(np.roll(want, -k, axis=0) - reading.fit.corners, axis=1).max()
+        for k in range(3)
+    )
+    assert err < 0.04 * side
+    assert same_board_up_to_turn(reading.board(), truth_board("00"))
