@@ -54,6 +54,7 @@ class ReaderConfig:
     ransac_threshold: float
     min_cells_for_perspective: int
     max_perspective_ratio: float
+    max_anisotropy: float
     contrast_floor: float
     contrast_span: float
     max_lens_k: float
@@ -68,6 +69,7 @@ class ReaderConfig:
     occupancy_max_empty_fill: float
     window_empty_ncc: float
     window_empty_margin: float
+    window_max_fill: float
     local_black_radius: float
     local_black_prior: float
     glare_limit: float

@@ -50,6 +50,7 @@ from vision.rectify import (
     Lens,
     _all_valid,
     _canvas_inside,
+    anisotropy,
     fit_board,
     fit_with_lens,
     plausible,
@@ -242,6 +243,9 @@ class BoardReader:
                 continue
             if fit.residual_units > cfg.max_residual_units * 2:
                 problem = f"the lattice does not fit the board (residual {fit.residual_units:.2f})"
+                continue
+            if anisotropy(fit.homography) > cfg.max_anisotropy:
+                problem = "the lattice found is stretched as no camera view of a board could be"
                 continue
             if best is None or fit.points > best.points:
                 best = fit
@@ -449,7 +453,9 @@ class BoardReader:
                 states.append(UNKNOWN)
                 notes.append("outside the image")
                 continue
-            if windows[i]:
+            # A window seen through a frame that is not plastic is a dark tile's light
+            # centre (its numeral) instead.
+            if windows[i] and fills[i] < cfg.window_max_fill:
                 states.append(EMPTY)
                 notes.append("")
                 continue
@@ -603,7 +609,9 @@ class BoardReader:
         usable = counts >= 8
         band_count = int((usable & (lv_arr[:, 0] < 100)).sum())
         ids = lv_arr[usable, 0].astype(np.int64)
-        trusted = (ids < 100) | windows[np.clip(ids - 100, 0, len(windows) - 1)]
+        # Locally, only the frames of cells whose window is seen: something lying on the
+        # band (a hand, a pencil) is no glare.
+        trusted = (ids >= 100) & windows[np.clip(ids - 100, 0, len(windows) - 1)]
         pts = [tuple(p) for p in pts_arr[usable]]
         levels = list(lv_arr[usable, 1])
         p = np.array(pts, dtype=np.float64)
