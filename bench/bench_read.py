@@ -15,7 +15,8 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from dataclasses import fields, replace
+from dataclasses import fields
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from engine import SPECTRANGLE36, Board
 from engine.colours import EDGE_ORDER
-from vision.config import default_config
+from vision.config import ReaderConfig
 from vision.read import BoardReader, load_image
 
 GEO = SPECTRANGLE36.geometry
@@ -76,13 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    config = default_config()
+    data = json.loads(resources.files("vision.data").joinpath("reader.json").read_text("utf-8"))
     for item in args.set:
         key, _, value = item.partition("=")
-        if key not in {f.name for f in fields(config)}:
+        if key not in {f.name for f in fields(ReaderConfig)}:
             print(f"no reader threshold named {key!r}", file=sys.stderr)
             return 2
-        config = replace(config, **{key: json.loads(value)})
+        data[key] = json.loads(value)
+    config = ReaderConfig.from_json(data)
     reader = BoardReader(config)
     truths = sorted(args.folder.rglob("*.json"))
     truths = [t for t in truths if t.with_suffix(".jpg").exists()]
