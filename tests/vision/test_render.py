@@ -297,3 +297,20 @@ def test_sample_game_is_consistent_with_its_record() -> None:
     names = [e["frame"] for e in events["events"]]
     assert names == sorted(names)
     assert {e["type"] for e in events["events"]} == {"placement", "removal"}
+
+
+@pytest.mark.parametrize("focal", [500.0, 700.0])
+def test_a_strong_barrel_lens_keeps_the_canvas_a_sane_size(focal: float) -> None:
+    """The lens's inverse diverges far out in the corners; the canvas stays bounded
+    (it once asked for a 300 GB image on a harsh still)."""
+    cam = Camera(
+        1280,
+        720,
+        np.array([[focal, 0.0, 639.5], [0.0, focal, 359.5], [0.0, 0.0, 1.0]]),
+        np.zeros(3),
+        np.array([0.0, 0.0, 10.0]),
+        np.array([-0.2438, -0.0059, 0.0, 0.0, 0.0]),
+    )
+    canvas = canvas_for(cam)
+    assert canvas.width <= 3 * 1280 + 8 and canvas.height <= 3 * 720 + 8
+    assert canvas.map_x is not None and np.isfinite(canvas.map_x).all()

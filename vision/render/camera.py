@@ -252,6 +252,10 @@ def _canvas(
     ys = np.arange(0, height + step, step, dtype=np.float64)
     gx, gy = np.meshgrid(xs, ys)
     und = undistort_pixels(np.stack([gx, gy], axis=-1), kk, dd)
+    # A strong barrel lens has no inverse far out in the frame's corners (the iteration
+    # diverges there): keep the canvas a sane size, those corners sample its border.
+    und[..., 0] = np.clip(np.nan_to_num(und[..., 0], nan=0.0), -width, 2 * width)
+    und[..., 1] = np.clip(np.nan_to_num(und[..., 1], nan=0.0), -height, 2 * height)
     fx, fy = np.meshgrid(
         np.arange(width, dtype=np.float32) / step, np.arange(height, dtype=np.float32) / step
     )
