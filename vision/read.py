@@ -48,9 +48,9 @@ from vision.rectify import (
     LATTICE_SHIFTS,
     BoardFit,
     Lens,
-    _all_valid,
-    _canvas_inside,
+    all_valid,
     anisotropy,
+    canvas_inside,
     fit_board,
     fit_with_lens,
     plausible,
@@ -168,8 +168,8 @@ def validity(
 
     Without warping when the whole canvas lies in the frame (then read-only).
     """
-    if (lens is None or lens.k == 0.0) and _canvas_inside(homography, canvas, shape[:2]):
-        return _all_valid(canvas)
+    if (lens is None or lens.k == 0.0) and canvas_inside(homography, canvas, shape[:2]):
+        return all_valid(canvas)
     return warp_to_canvas(np.full(shape[:2], 255, np.uint8), homography, canvas, lens=lens)
 
 

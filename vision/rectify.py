@@ -391,8 +391,8 @@ def sample_canvas(
     value = warp_to_canvas(lv, hs, canvas, lens=ls)
     if not with_valid:
         valid = ones[:0]
-    elif ls is None and _canvas_inside(hs, canvas, lv.shape[:2]):
-        valid = _all_valid(canvas)
+    elif ls is None and canvas_inside(hs, canvas, lv.shape[:2]):
+        valid = all_valid(canvas)
     else:
         valid = warp_to_canvas(ones, hs, canvas, lens=ls)
     return value, valid, canvas
@@ -403,7 +403,7 @@ def _canvas(ppu: int) -> Canvas:
     return Canvas(ppu)
 
 
-def _canvas_inside(h: FloatArray, canvas: Canvas, shape: tuple[int, ...]) -> bool:
+def canvas_inside(h: FloatArray, canvas: Canvas, shape: tuple[int, ...]) -> bool:
     """Whether every canvas pixel maps into the image (H, W) by ``h`` (board -> image),
     half a pixel clear of its edges (then warping it would leave no pixel invalid)."""
     p = _canvas_corners(canvas) @ h.T
@@ -428,7 +428,7 @@ def _canvas_corners(canvas: Canvas) -> FloatArray:
 
 
 @cache
-def _all_valid(canvas: Canvas) -> NDArray[np.uint8]:
+def all_valid(canvas: Canvas) -> NDArray[np.uint8]:
     """A canvas's validity (H, W) uint8 where it lies wholly in the frame (read-only)."""
     out = np.full((canvas.height, canvas.width), 255, np.uint8)
     out.setflags(write=False)
