@@ -48,6 +48,7 @@ from vision.rectify import (
     LATTICE_SHIFTS,
     BoardFit,
     Lens,
+    Pyramid,
     all_valid,
     anisotropy,
     canvas_inside,
@@ -235,9 +236,11 @@ class BoardReader:
         cfg = self.config
         best: BoardFit | None = None
         problem = "no outline fits the board's lattice"
+        pyramid: Pyramid | None = None
         for outline in outline_candidates(frame_bgr, cfg, cfg.outline_candidates):
+            pyramid = pyramid or Pyramid(frame_bgr, cfg)
             try:
-                fit = fit_board(frame_bgr, outline.corners, cfg)
+                fit = fit_board(frame_bgr, outline.corners, cfg, pyramid)
             except BoardNotFoundError as exc:
                 problem = str(exc)
                 continue

@@ -1081,9 +1081,18 @@ def verify_shifts(
     return current, moved
 
 
-def fit_board(frame_bgr: NDArray[np.uint8], corners_img: FloatArray, cfg: ReaderConfig) -> BoardFit:
-    """The whole stage: perspective search, refinement and shift check from outline corners."""
-    pyr = Pyramid(frame_bgr, cfg)
+def fit_board(
+    frame_bgr: NDArray[np.uint8],
+    corners_img: FloatArray,
+    cfg: ReaderConfig,
+    pyramid: Pyramid | None = None,
+) -> BoardFit:
+    """The whole stage: perspective search, refinement and shift check from outline corners.
+
+    ``pyramid``: the frame's :class:`Pyramid` when already built (several outlines of one
+    frame share it).
+    """
+    pyr = pyramid if pyramid is not None else Pyramid(frame_bgr, cfg)
     lens = Lens.none(frame_bgr.shape)
     h = perspective_search(pyr, corners_img, cfg)
     h, lens, errors = refine(pyr, h, cfg, lens)
