@@ -177,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
         f"tiles read exactly: {totals['tiles exact'] / tiles:.2%} of {totals['visible tiles']}"
         f" (unknown {totals['tiles unknown']}, wrong {totals['tiles wrong']})"
     )
+    named = totals["tiles exact"] + totals["tiles wrong"]
+    print(
+        f"tiles named (not unknown): {named / tiles:.2%}, of which exact"
+        f" {totals['tiles exact'] / max(named, 1):.2%}"
+    )
     print(
         f"empty cells: {totals['visible empty']}, phantom tiles {totals['phantom tiles']},"
         f" read unknown {totals['empty read unknown']}"
