@@ -418,9 +418,10 @@ class BoardReader:
             .min(axis=1)
             == 255
         )
-        windows = self._see_through(canvas_bgr, valid, ppu)
+        value = value_channel(canvas_bgr)
+        windows = self._see_through(value, valid, ppu)
         black_srgb, field = self._black_field(
-            canvas_bgr, valid, band, packed, canvas, windows, seen
+            canvas_bgr, value, valid, band, packed, canvas, windows, seen
         )
         black = bgr_to_linear_rgb(black_srgb)
         # A bright reference: the brighter pixels on the playing area.
@@ -546,9 +547,10 @@ class BoardReader:
         return tuple(readings), canvas_bgr
 
     def _see_through(
-        self, canvas_bgr: NDArray[np.uint8], valid: NDArray[np.uint8], ppu: int
+        self, value: NDArray[np.float32], valid: NDArray[np.uint8], ppu: int
     ) -> NDArray[np.bool_]:
-        """(36,) bool: the cells whose see-through window is plainly visible.
+        """(36,) bool: the cells whose see-through window is plainly visible, from the
+        canvas's brightness ``value`` (H, W) float32 and validity (H, W) uint8.
 
         Judged by shape alone: the correlation of the brightness with an empty cell's
         window (a light triangle in a dark frame) against that with a tile (light edge to
@@ -557,7 +559,6 @@ class BoardReader:
         to the levels.
         """
         cfg = self.config
-        value = value_channel(canvas_bgr)
         if ppu % 2 == 0 and ppu // 2 >= cfg.band_check_ppu:
             # Shapes this big read as well at half the size, four times faster.
             half = Canvas(ppu // 2)
@@ -572,6 +573,7 @@ class BoardReader:
     def _black_field(
         self,
         canvas_bgr: NDArray[np.uint8],
+        value: NDArray[np.float32],
         valid: NDArray[np.uint8],
         band: tuple[IntArray, IntArray],
         packed: PackedZones,
@@ -581,6 +583,7 @@ class BoardReader:
     ) -> tuple[FloatArray, Any]:
         """The plastic's colour, and how its brightness varies over the board.
 
+        ``canvas_bgr`` (H, W, 3) uint8 and its brightness ``value`` (H, W) float32.
         Samples: stretches of the border band and the rims of every cell; a smooth
         (quadratic) lower envelope is fitted to their dark levels, so a lamp's gradient
         does not read as a tile. On top of it, what the surely-plastic samples (the band
@@ -589,8 +592,6 @@ class BoardReader:
         band's median BGR and a function of canvas pixels (rows, cols) -> factor on that
         colour.
         """
-        b, g, r = cv2.split(canvas_bgr)
-        value = cv2.max(cv2.max(b, g), r)
         ok = valid[band] == 255
         if ok.sum() < 20:
             black = np.array(NOMINAL_SRGB["black"][::-1], dtype=np.float64)
