@@ -67,6 +67,7 @@ class ReaderConfig:
     dark_distance: float
     occupancy_min_fill: float
     occupancy_max_empty_fill: float
+    weak_tile_min_contrast: float
     window_empty_ncc: float
     window_empty_margin: float
     window_max_fill: float

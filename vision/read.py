@@ -452,6 +452,7 @@ class BoardReader:
         disc_lin: list[FloatArray] = []
         glares: list[float] = []
         candidates: list[int] = []
+        weak: list[bool] = []
         for i, z in enumerate(cell_zones):
             if not seen[i]:
                 states.append(UNKNOWN)
@@ -464,9 +465,14 @@ class BoardReader:
                 notes.append("")
                 continue
             fill = float(fills[i])
-            if fill >= cfg.occupancy_min_fill and (sec_levels[i] > cfg.dark_distance).all():
-                states.append(TILE)
-                notes.append("")
+            coloured = bool((sec_levels[i] > cfg.dark_distance).all())
+            if coloured and fill > cfg.occupancy_max_empty_fill:
+                # A frame partly dark (a dark tile in shadow, or a hand's edge): a tile if
+                # its disc and numeral say so clearly, below.
+                strong = fill >= cfg.occupancy_min_fill
+                states.append(TILE if strong else UNKNOWN)
+                notes.append("" if strong else "covered or unclear")
+                weak.append(not strong)
                 candidates.append(i)
                 # Light reflected off the plastic there (glare) is reflected off the tile
                 # too: take it away, as an offset, before the colours are judged.
@@ -487,8 +493,9 @@ class BoardReader:
         ]
         if not candidates:
             return tuple(readings), canvas_bgr
-        white = self._white_point(disc_lin, sector_lin, black)
-        gains = self._palette_gains(sector_lin, black, white)
+        sure = [k for k, w in enumerate(weak) if not w] or list(range(len(weak)))
+        white = self._white_point([disc_lin[k] for k in sure], [sector_lin[k] for k in sure], black)
+        gains = self._palette_gains([sector_lin[k] for k in sure], black, white)
         labs = linear_rgb_to_lab(normalise(np.stack(sector_lin), black, white) * gains)
         sector_costs = np.stack(
             [
@@ -529,6 +536,10 @@ class BoardReader:
                     note="does not look like a tile: no clear disc or colours (covered?)",
                 )
                 continue
+            if weak[k] and (
+                contrast < cfg.weak_tile_min_contrast or guess.numeral != guess.tile.value
+            ):
+                continue  # stays "covered or unclear"
             if guess.cost > cfg.colour_reject_distance:
                 readings[i] = CellReading(i, UNKNOWN, note="colours unlike any tile (covered?)")
                 continue
