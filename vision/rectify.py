@@ -817,10 +817,12 @@ def fit_with_lens(
 ) -> tuple[FloatArray, Lens, NDArray[np.bool_], FloatArray]:
     """Homography and radial distortion that best map board points onto image points.
 
-    The distortions tried are scored all at once (:func:`_homographies`); the one chosen
-    is fitted again with OpenCV.
+    The wrong lattice points are set aside by OpenCV's USAC (RANSAC with local
+    optimisation of the inliers: plain RANSAC kept or dropped borderline points by the
+    luck of its draws, and misplaced fits by a tenth of a cell); the distortions tried are
+    scored all at once (:func:`_homographies`); the one chosen is fitted again with OpenCV.
     """
-    h0, inliers = find_homography(board_pts, image_pts, cv2.RANSAC, thresh)
+    h0, inliers = find_homography(board_pts, image_pts, cv2.USAC_DEFAULT, thresh)
     if h0 is None:
         raise BoardNotFoundError("no homography fits the lattice")
     keep = inliers.ravel().astype(bool)
