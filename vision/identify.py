@@ -99,7 +99,8 @@ def identify(
         others = np.delete(best_cost[c], t)
         runner = float(others.min()) if len(others) else float("inf")
         numeral = None
-        if numeral_costs is not None:
+        # A numeral that could not be read (all costs alike) reads as no value, not as 1.
+        if numeral_costs is not None and np.ptp(numeral_costs[c]) > 1e-9:
             numeral = int(np.argmin(numeral_costs[c])) + 1
         order = np.argsort(best_cost[c])[:alternatives_kept]
         alternatives = tuple(

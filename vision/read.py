@@ -540,6 +540,12 @@ class BoardReader:
                 contrast < cfg.weak_tile_min_contrast or guess.numeral != guess.tile.value
             ):
                 continue  # stays "covered or unclear"
+            if guess.tile.is_joker and guess.numeral != guess.tile.value:
+                # All white and no readable 1: a white table through a window, or glare.
+                readings[i] = CellReading(
+                    i, UNKNOWN, note="white without the joker's numeral (the table? glare?)"
+                )
+                continue
             if guess.cost > cfg.colour_reject_distance:
                 readings[i] = CellReading(i, UNKNOWN, note="colours unlike any tile (covered?)")
                 continue
