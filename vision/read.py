@@ -630,7 +630,9 @@ class BoardReader:
         usable = counts >= 8
         band_count = int((usable & (lv_arr[:, 0] < 100)).sum())
         ids = lv_arr[usable, 0].astype(np.int64)
-        trusted = (ids < 100) | windows[np.clip(ids - 100, 0, len(windows) - 1)]
+        # Locally, only the frames of cells whose window is seen: something lying on the
+        # band (a hand, a pencil) is no glare.
+        trusted = (ids >= 100) & windows[np.clip(ids - 100, 0, len(windows) - 1)]
         pts = [tuple(p) for p in pts_arr[usable]]
         levels = list(lv_arr[usable, 1])
         p = np.array(pts, dtype=np.float64)
