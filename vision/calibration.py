@@ -640,8 +640,7 @@ def lattice_score(
 def _fit_of(h: FloatArray, lens: Lens, errors: FloatArray) -> BoardFit:
     rms = float(np.sqrt(np.mean(errors**2))) if len(errors) else float("inf")
     scale = px_per_unit(h)
-    corners = BoardFit(h, np.zeros((3, 2)), 0.0, 0.0, 0, lens).to_image(PLAY_CORNERS)
-    return BoardFit(h, corners, rms, rms / scale, len(errors), lens)
+    return BoardFit.from_homography(h, rms, rms / scale, len(errors), lens)
 
 
 PointPair = tuple[Sequence[float], Sequence[float]]  # (board (u, v), frame (x, y))
@@ -850,12 +849,12 @@ def _align_turn(fit: BoardFit, reference: BoardFit) -> BoardFit:
         t = np.array([[1.0, 0.0, CENTRE[0]], [0.0, 1.0, CENTRE[1]], [0.0, 0.0, 1.0]])
         move = t @ r @ np.linalg.inv(t)
         h = fit.homography @ move
-        cand = BoardFit(h, np.zeros((3, 2)), fit.residual_px, fit.residual_units, 0, fit.lens)
-        corners = cand.to_image(PLAY_CORNERS)
-        d = float(np.abs(corners - reference.corners).max())
+        cand = BoardFit.from_homography(
+            h, fit.residual_px, fit.residual_units, fit.points, fit.lens
+        )
+        d = float(np.abs(cand.corners - reference.corners).max())
         if d < best_d:
-            best_d = d
-            best = BoardFit(h, corners, fit.residual_px, fit.residual_units, fit.points, fit.lens)
+            best_d, best = d, cand
     return best
 
 

@@ -42,21 +42,20 @@ from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import identify
 from vision.locate import outline_candidates
-from vision.model import CENTROIDS, PLAY_CORNERS, Canvas, FloatArray
+from vision.model import CENTROIDS, Canvas, FloatArray
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
     LATTICE_SHIFTS,
     BoardFit,
     Lens,
     Pyramid,
-    all_valid,
     anisotropy,
-    canvas_inside,
     fit_board,
     fit_with_lens,
     plausible,
     px_per_unit,
     scorer,
+    validity,
     value_channel,
     warp_to_canvas,
 )
@@ -162,16 +161,10 @@ def _group_low_levels(
     return np.stack([mean_r, mean_c], axis=1), np.stack([ids, low], axis=1), counts
 
 
-def validity(
-    shape: tuple[int, ...], homography: FloatArray, canvas: Canvas, lens: Lens | None
-) -> NDArray[np.uint8]:
-    """Which canvas pixels come from inside the frame (H, W) uint8, 255 = inside.
-
-    Without warping when the whole canvas lies in the frame (then read-only).
-    """
-    if (lens is None or lens.k == 0.0) and canvas_inside(homography, canvas, shape[:2]):
-        return all_valid(canvas)
-    return warp_to_canvas(np.full(shape[:2], 255, np.uint8), homography, canvas, lens=lens)
+def _sample_stride(ppu: int, cfg: ReaderConfig) -> int:
+    """Every how many pixels to sample a zone for its statistics: the same density per
+    board unit at any canvas size (all of them at the smallest)."""
+    return max(1, round((ppu / cfg.read_ppu_min) ** 2))
 
 
 def _halve(image: NDArray[Any], canvas: Canvas) -> NDArray[Any]:
@@ -286,14 +279,8 @@ class BoardReader:
             log.debug("lattice moved by a cell: merit %.2f -> %.2f", current, best_merit)
             t = np.array([[1.0, 0.0, best[0]], [0.0, 1.0, best[1]], [0.0, 0.0, 1.0]])
             h = fit.homography @ t
-            probe = BoardFit(h, np.zeros((3, 2)), 0, 0, 0, fit.lens)
-            fit = BoardFit(
-                h,
-                probe.to_image(PLAY_CORNERS),
-                fit.residual_px,
-                fit.residual_units,
-                fit.points,
-                fit.lens,
+            fit = BoardFit.from_homography(
+                h, fit.residual_px, fit.residual_units, fit.points, fit.lens
             )
         return fit
 
@@ -385,8 +372,7 @@ class BoardReader:
         if keep.sum() < cfg.disc_refit_min_tiles or not plausible(h, cfg):
             return None
         rms = float(np.sqrt(np.mean(errors**2)))
-        corners = BoardFit(h, np.zeros((3, 2)), 0, 0, 0, new_lens).to_image(PLAY_CORNERS)
-        return BoardFit(h, corners, rms, rms / px_per_unit(h), int(keep.sum()), new_lens)
+        return BoardFit.from_homography(h, rms, rms / px_per_unit(h), int(keep.sum()), new_lens)
 
     def read_cells(
         self, frame_bgr: NDArray[np.uint8], fit: BoardFit, details: dict[str, Any] | None = None
@@ -426,7 +412,7 @@ class BoardReader:
         black = bgr_to_linear_rgb(black_srgb)
         # A bright reference: the brighter pixels on the playing area.
         # Statistics over many pixels sample about the same density per unit at any size.
-        stride = max(1, round((ppu / cfg.read_ppu_min) ** 2))
+        stride = _sample_stride(ppu, cfg)
         whole = canvas_bgr[packed.whole[0][::stride], packed.whole[1][::stride]].max(axis=1)
         bright = float(np.percentile(whole, 97)) if len(whole) else 255.0
         span = max(bright - float(black_srgb.max()), 8.0)
@@ -613,7 +599,7 @@ class BoardReader:
         if ok.sum() < 20:
             black = np.array(NOMINAL_SRGB["black"][::-1], dtype=np.float64)
             return black, lambda where: np.ones(len(where[0]))
-        stride = max(1, round((canvas.ppu / self.config.read_ppu_min) ** 2))
+        stride = _sample_stride(int(canvas.ppu), self.config)
         rows, cols = band[0][ok][::stride], band[1][ok][::stride]
         black = np.median(canvas_bgr[rows, cols].astype(np.float64), axis=0)
         ang = np.arctan2(rows - rows.mean(), cols - cols.mean())

@@ -109,6 +109,21 @@ class BoardFit:
     points: int  # inlier lattice points
     lens: Lens | None = field(default=None, repr=False)
 
+    @classmethod
+    def from_homography(
+        cls,
+        homography: FloatArray,
+        residual_px: float = 0.0,
+        residual_units: float = 0.0,
+        points: int = 0,
+        lens: Lens | None = None,
+    ) -> BoardFit:
+        """A fit whose playing-triangle corners are where ``homography`` and ``lens`` put them."""
+        probe = cls(homography, np.zeros((3, 2)), residual_px, residual_units, points, lens)
+        return cls(
+            homography, probe.to_image(PLAY_CORNERS), residual_px, residual_units, points, lens
+        )
+
     def to_image(self, board_pts: FloatArray) -> FloatArray:
         """Board points (N, 2) -> frame pixels (N, 2), lens included."""
         pts = project(self.homography, board_pts)
@@ -389,13 +404,20 @@ def sample_canvas(
     if lens is not None and lens.k != 0.0:
         ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
     value = warp_to_canvas(lv, hs, canvas, lens=ls)
-    if not with_valid:
-        valid = ones[:0]
-    elif ls is None and canvas_inside(hs, canvas, lv.shape[:2]):
-        valid = all_valid(canvas)
-    else:
-        valid = warp_to_canvas(ones, hs, canvas, lens=ls)
+    valid = validity(lv.shape, hs, canvas, ls) if with_valid else ones[:0]
     return value, valid, canvas
+
+
+def validity(
+    shape: tuple[int, ...], homography: FloatArray, canvas: Canvas, lens: Lens | None
+) -> NDArray[np.uint8]:
+    """Which canvas pixels come from inside an image of ``shape`` (H, W) uint8, 255 = inside.
+
+    Without warping when the whole canvas lies in the image (then read-only).
+    """
+    if (lens is None or lens.k == 0.0) and canvas_inside(homography, canvas, shape[:2]):
+        return all_valid(canvas)
+    return warp_to_canvas(_full_255(tuple(shape[:2])), homography, canvas, lens=lens)
 
 
 @cache
@@ -1113,5 +1135,4 @@ def fit_board(
         h, lens, errors = h2, lens2, errors2
     rms = float(np.sqrt(np.mean(errors**2))) if len(errors) else float("inf")
     scale = px_per_unit(h)
-    fit = BoardFit(h, np.zeros((3, 2)), rms, rms / scale, len(errors), lens)
-    return BoardFit(h, fit.to_image(PLAY_CORNERS), rms, rms / scale, len(errors), lens)
+    return BoardFit.from_homography(h, rms, rms / scale, len(errors), lens)
