@@ -137,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
                 ):
                     totals["wrong tile on a hidden cell"] += 1
                     image_ok = False
+                    if args.details:
+                        under = "nothing" if real is None else str(real)
+                        print(f"{path.name} cell {i}: hidden ({under} under it), read {o_cell}")
                 continue
             if t_cell["state"] == "tile":
                 totals["visible tiles"] += 1

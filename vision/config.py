@@ -74,6 +74,8 @@ class ReaderConfig:
     local_black_radius: float
     local_black_prior: float
     glare_limit: float
+    light_field_min_tiles: int
+    light_field_range: tuple[float, float]
     band_check_ppu: int
     band_strip: tuple[float, float]
     band_percentile: float
@@ -86,8 +88,16 @@ class ReaderConfig:
     colour_reject_distance: float
     disc_min_contrast: float
     disc_navy_weight: float
+    disc_blur_max_white: float
+    disc_blur_min_white: float
+    disc_blur_min_tiles: int
+    disc_blur_max_cost: float
     tile_doubt_limit: float
     edge_reject_distance: float
+    vouched_min_margin: float
+    forced_gap: float
+    vouched_doubt_limit: float
+    vouched_edge_limit: float
     colour_chroma_weight: float
     colour_lightness_weight: float
     numeral_weight: float
@@ -105,6 +115,8 @@ class ReaderConfig:
         values["dark_levels"] = tuple(float(v) for v in data["dark_levels"])
         inner, outer = data["band_strip"]
         values["band_strip"] = (float(inner), float(outer))
+        lo, hi = data["light_field_range"]
+        values["light_field_range"] = (float(lo), float(hi))
         return cls(**values)
 
     @classmethod

@@ -40,7 +40,7 @@ from vision.colour import (
 )
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
-from vision.identify import identify
+from vision.identify import TileGuess, identify
 from vision.locate import outline_candidates
 from vision.model import CENTROIDS, Canvas, FloatArray
 from vision.numerals import NumeralReader, scores_to_costs
@@ -211,6 +211,48 @@ def _exists(path: str) -> bool:
     return os.path.isfile(path)
 
 
+def tile_doubt(
+    guess: TileGuess, contrast: float, navy: float, weak: bool, glared: bool, cfg: ReaderConfig
+) -> str | None:
+    """Why a tile candidate's reading is not to be trusted, or None when it is.
+
+    ``contrast`` and ``navy`` are its disc's (:meth:`BoardReader._disc`); ``weak`` a frame
+    partly dark (a tile in shadow, or a hand's edge); ``glared`` light reflected off it
+    above the glare limit. An empty string: unknown, keeping the note "covered or unclear".
+    """
+    if glared:
+        return "glare washes the colours out"
+    if guess.runner_up < guess.cost - cfg.forced_gap:
+        # Each tile exists once: named only because the tile it looks like is read
+        # (better) on another cell. One of the two is not what it looks like, most often
+        # a hand or a sleeve here.
+        alike = guess.alternatives[0][0] if guess.alternatives else None
+        return f"looks like {alike}, which is on another cell (covered?)"
+    # A numeral that reads the tile's own value is independent evidence: the colours may
+    # then be further off (blur, a shadow), as long as no other tile comes close.
+    vouched = (
+        not guess.tile.is_joker  # white has no hue to check: a sleeve, a palm
+        and guess.numeral == guess.tile.value
+        and guess.runner_up - guess.cost >= cfg.vouched_min_margin
+    )
+    doubt_limit = cfg.vouched_doubt_limit if vouched else cfg.tile_doubt_limit
+    edge_limit = cfg.vouched_edge_limit if vouched else cfg.edge_reject_distance
+    if (
+        contrast < cfg.disc_min_contrast
+        or guess.cost + cfg.disc_navy_weight * navy > doubt_limit
+        or guess.worst_edge > edge_limit
+    ):
+        return "does not look like a tile: no clear disc or colours (covered?)"
+    if weak and (contrast < cfg.weak_tile_min_contrast or guess.numeral != guess.tile.value):
+        return ""
+    if guess.tile.is_joker and guess.numeral != guess.tile.value:
+        # All white and no readable 1: a white table through a window, or glare.
+        return "white without the joker's numeral (the table? glare?)"
+    if guess.cost > cfg.colour_reject_distance:
+        return "colours unlike any tile (covered?)"
+    return None
+
+
 class BoardReader:
     """Reads boards from frames; holds the config, colour prototypes and numeral templates."""
 
@@ -220,7 +262,12 @@ class BoardReader:
         self.proto_linear = prototype_linear()
         self.numerals = NumeralReader()
         black, white = nominal_linear("black"), nominal_linear("white")
-        self.navy_lab = linear_rgb_to_lab(normalise(nominal_linear("navy"), black, white))
+        navy = normalise(nominal_linear("navy"), black, white)
+        # Blur mixes the disc's navy with its white numeral (linearly, in linear light):
+        # the disc's darker part lies on the line from navy towards white.
+        self.navy_shares = np.linspace(0.0, self.config.disc_blur_max_white, 11)
+        share = self.navy_shares[:, None]
+        self.navy_lab = linear_rgb_to_lab((1.0 - share) * navy + share * np.ones(3))
 
     # -- the pipeline -------------------------------------------------------------------
 
@@ -481,8 +528,12 @@ class BoardReader:
             return tuple(readings), canvas_bgr
         sure = [k for k, w in enumerate(weak) if not w] or list(range(len(weak)))
         white = self._white_point([disc_lin[k] for k in sure], [sector_lin[k] for k in sure], black)
-        gains = self._palette_gains([sector_lin[k] for k in sure], black, white)
-        labs = linear_rgb_to_lab(normalise(np.stack(sector_lin), black, white) * gains)
+        # The light falls off across the board (a lamp's cone, vignetting): each tile is
+        # judged against the white the smooth light field gives at its place.
+        light = self._light_field(disc_lin, CENTROIDS[candidates], black, white)
+        whites = black + (white - black) * light[:, None]  # (K, 3)
+        gains = self._palette_gains([sector_lin[k] for k in sure], black, [whites[k] for k in sure])
+        labs = linear_rgb_to_lab(normalise(np.stack(sector_lin), black, whites[:, None, :]) * gains)
         sector_costs = np.stack(
             [
                 colour_distance(labs, self.prototypes[c], cfg.colour_lightness_weight)
@@ -490,7 +541,6 @@ class BoardReader:
             ],
             axis=-1,
         )  # (K, 3 edges, 6 colours)
-        structure_ok = [self._disc(d, black, white, gains) for d in disc_lin]
         num_scores, num_contrast, num_offsets = self.numerals.scores(
             canvas_bgr, candidates, ppu, cfg
         )
@@ -499,41 +549,38 @@ class BoardReader:
             details["disc_offsets"] = num_offsets
             details["disc_contrast"] = num_contrast
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
+        discs = [self._disc(d, black, w, gains) for d, w in zip(disc_lin, whites, strict=True)]
+        # How much blur mixes the numeral's white into the navy is one property of the
+        # photo: the share that fits best the discs of the tiles plain from their colours
+        # or their numeral (not a hand's "disc"). A little is no blur (the disc's halo),
+        # and a few tiles do not tell: pure navy is asked for then.
+        plain = [
+            k
+            for k, g in enumerate(guesses)
+            if not g.tile.is_joker
+            and (g.numeral == g.tile.value or g.cost <= cfg.disc_blur_max_cost)
+        ]
+        fit_share = 0
+        if len(plain) >= cfg.disc_blur_min_tiles:
+            mixes = np.stack([discs[k][1] for k in plain])  # (K', shares)
+            fit_share = int(np.argmin(np.median(mixes, axis=0)))
+            if self.navy_shares[fit_share] < cfg.disc_blur_min_white:
+                fit_share = 0
+        structure_ok = [(c, float(m[fit_share])) for c, m in discs]
         if details is not None:
             details["labs"] = list(labs)
             details["candidates"] = candidates
             details["costs"] = [g.cost for g in guesses]
             details["worst"] = [g.worst_edge for g in guesses]
+            details["guesses"] = guesses
             details["disc"] = structure_ok
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
             contrast, navy = structure_ok[k]
-            doubt = guess.cost + cfg.disc_navy_weight * navy
-            if glares[k] > cfg.glare_limit * float(white.max()):
-                readings[i] = CellReading(i, UNKNOWN, note="glare washes the colours out")
-                continue
-            if (
-                contrast < cfg.disc_min_contrast
-                or doubt > cfg.tile_doubt_limit
-                or guess.worst_edge > cfg.edge_reject_distance
-            ):
-                readings[i] = CellReading(
-                    i,
-                    UNKNOWN,
-                    note="does not look like a tile: no clear disc or colours (covered?)",
-                )
-                continue
-            if weak[k] and (
-                contrast < cfg.weak_tile_min_contrast or guess.numeral != guess.tile.value
-            ):
-                continue  # stays "covered or unclear"
-            if guess.tile.is_joker and guess.numeral != guess.tile.value:
-                # All white and no readable 1: a white table through a window, or glare.
-                readings[i] = CellReading(
-                    i, UNKNOWN, note="white without the joker's numeral (the table? glare?)"
-                )
-                continue
-            if guess.cost > cfg.colour_reject_distance:
-                readings[i] = CellReading(i, UNKNOWN, note="colours unlike any tile (covered?)")
+            glared = glares[k] > cfg.glare_limit * float(white.max())
+            doubt = tile_doubt(guess, contrast, navy, weak[k], glared, cfg)
+            if doubt is not None:
+                if doubt:  # else it stays "covered or unclear"
+                    readings[i] = CellReading(i, UNKNOWN, note=doubt)
                 continue
             margin = guess.runner_up - guess.cost
             confidence = float(1.0 - math.exp(-max(margin, 0.0) / 12.0))
@@ -706,15 +753,60 @@ class BoardReader:
             white = np.percentile(np.concatenate(sectors), 95, axis=0)
         return np.maximum(white, black + 1e-3)
 
+    def _light_field(
+        self, discs: list[FloatArray], places: FloatArray, black: FloatArray, white: FloatArray
+    ) -> FloatArray:
+        """(K,) the light at each tile relative to the board's white point, 1 = as bright.
+
+        Each tile's numeral (the whitest pixels of its disc, judged by the weakest channel)
+        gives the light at its place (``places`` (K, 2) board units); one numeral is noisy
+        (blur, a small digit), so a smooth field (a plane, a quadratic with enough tiles) is
+        fitted to the logs of them all, robustly, and read back at each place.
+        """
+        cfg = self.config
+        k = len(discs)
+        span = float(np.max(white - black))
+        levels = np.full(k, np.nan)
+        for i, d in enumerate(discs):
+            if len(d) < 6:
+                continue
+            v = d.min(axis=1)
+            top = d[v >= np.percentile(v, 90)]
+            levels[i] = float(np.max(np.median(top, axis=0) - black)) / max(span, 1e-6)
+        ok = np.isfinite(levels) & (levels > 0.05)
+        if ok.sum() < cfg.light_field_min_tiles:
+            return np.ones(k)
+        x, y = places[:, 0] / 3.0, (places[:, 1] - 3.46) / 3.0
+        columns = [np.ones(k), x, y]
+        if ok.sum() >= 2 * cfg.light_field_min_tiles:
+            columns += [x * x, x * y, y * y]
+        design = np.stack(columns, axis=1)
+        target = np.log(np.where(ok, levels, 1.0))
+        use = ok.copy()
+        coef = np.zeros(design.shape[1])
+        for _ in range(3):
+            coef, *_ = np.linalg.lstsq(design[use], target[use], rcond=None)
+            resid = target - design @ coef
+            mad = float(np.median(np.abs(resid[ok]))) + 1e-3
+            use = ok & (np.abs(resid) < 3.0 * 1.4826 * mad)
+            if use.sum() < design.shape[1] + 2:
+                return np.ones(k)
+        field = design @ coef
+        # The white point is the median numeral: the field is relative to that.
+        field -= float(np.median(field[ok]))
+        lo, hi = cfg.light_field_range
+        return np.exp(np.clip(field, math.log(lo), math.log(hi)))
+
     def _palette_gains(
-        self, sectors: list[FloatArray], black: FloatArray, white: FloatArray
+        self, sectors: list[FloatArray], black: FloatArray, whites: list[FloatArray]
     ) -> FloatArray:
         """Per-channel gains that best map the observed sectors onto the palette.
 
         The tile set's colours are known, so the observed colours themselves say how the
-        light is tinted; the overall level is kept from the white point.
+        light is tinted; the overall level is kept from the white point (each tile's own,
+        ``whites``).
         """
-        obs = normalise(np.concatenate(sectors), black, white)
+        obs = np.concatenate([normalise(s, black, w) for s, w in zip(sectors, whites, strict=True)])
         if len(obs) < 9:
             return np.ones(3)
         protos = np.array([self.proto_linear[c] for c in TILE_COLOURS])
@@ -732,18 +824,20 @@ class BoardReader:
 
     def _disc(
         self, disc: FloatArray, black: FloatArray, white: FloatArray, gains: FloatArray
-    ) -> tuple[float, float]:
-        """A tile's centre: a navy disc with a white numeral. Returns (contrast, navy distance).
+    ) -> tuple[float, FloatArray]:
+        """A tile's centre: a navy disc with a white numeral. Returns the contrast and the
+        navy distances (S,).
 
         Contrast is the spread of the disc zone's brightness relative to black-to-white;
-        the navy distance is the Lab distance of its darker part to the navy prototype,
+        the navy distances are the Lab distances of its darker part to the navy prototype
+        mixed with each share of white of ``self.navy_lab`` (blur mixes the numeral in),
         under the same tint correction (``gains``) as the tiles' colours.
         """
         if len(disc) < 6:
-            return 1.0, 0.0
+            return 1.0, np.zeros(len(self.navy_lab))
         v = disc.max(axis=1)
         lo, mid, hi = np.percentile(v, [15, 40, 92])
         contrast = float((hi - lo) / max(float(white.max() - black.max()), 1e-3))
         dark = disc[v <= mid]
         lab = linear_rgb_to_lab(normalise(np.median(dark, axis=0), black, white) * gains)
-        return contrast, float(np.linalg.norm(lab - self.navy_lab))
+        return contrast, np.linalg.norm(lab - self.navy_lab, axis=-1)

@@ -141,6 +141,51 @@ def test_glare_on_the_plastic_leaves_empty_cells_empty() -> None:
     assert len(changed) <= 1, changed
 
 
+def right_and_wrong(reading: BoardReading, name: str) -> tuple[int, int]:
+    """Tiles read right and wrong against the truth, at the turn that fits best."""
+    best = (0, 0)
+    for k in range(3):
+        truth = turned(truth_board(name), k)
+        placed = reading.board().placements
+        right = sum(p == truth[p.index] for p in placed)
+        if right >= best[0]:
+            best = (right, len(placed) - right)
+    return best
+
+
+def test_an_out_of_focus_photo_still_reads_its_tiles() -> None:
+    """Blur mixes each disc's white numeral into its navy and the numerals become hard to
+    read: the tiles are still named from their colours, and none wrongly."""
+    clean = reading_of("00")
+    assert clean.fit is not None
+    frame = load_image(str(STILLS / "00.jpg"))
+    blurred = cv2.GaussianBlur(frame, (0, 0), 0.06 * px_per_unit(clean.fit.homography))
+    reading = reader().read(blurred)
+    assert reading.found
+    right, wrong = right_and_wrong(reading, "00")
+    assert wrong == 0
+    assert right >= 0.75 * len(truth_board("00").placements)
+
+
+def test_the_light_field_follows_a_lamps_falloff() -> None:
+    """The numerals' whites across the board give a smooth light field; a hand's pale
+    "disc" among them does not bend it."""
+    rng = np.random.default_rng(3)
+    places = CENTROIDS[[0, 2, 5, 7, 9, 12, 14, 17, 20, 22, 26, 28, 31, 33, 35]]
+    level = 0.8 * np.exp(0.35 * places[:, 0] / 3.0 - 0.2 * (places[:, 1] - 3.46) / 3.0)
+    black, white = np.full(3, 0.02), np.full(3, 0.8)
+    discs = []
+    for lv in level:
+        navy = np.tile([0.02, 0.04, 0.12], (70, 1)) * lv / 0.8
+        numeral = np.full((30, 3), lv) + rng.normal(0.0, 0.01, (30, 3))
+        discs.append(np.vstack([navy, numeral]))
+    discs[4] = np.full((100, 3), 0.15)  # skin in shadow: no white
+    light = reader()._light_field(discs, places, black, white)
+    expect = (level - 0.02) / np.median(np.delete(level, 4) - 0.02)
+    keep = np.arange(len(level)) != 4
+    assert np.allclose(light[keep], expect[keep], rtol=0.06), (light, expect)
+
+
 def test_upside_down_photo_reads_the_same_board() -> None:
     frame = load_image(str(STILLS / "00.jpg"))
     flipped = cv2.rotate(frame, cv2.ROTATE_180)

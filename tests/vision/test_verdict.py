@@ -1,0 +1,98 @@
+"""When a tile candidate's reading is trusted: a table of cases for ``tile_doubt``."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Colour, Tile
+from vision.config import default_config
+from vision.identify import TileGuess
+from vision.read import tile_doubt
+
+CFG = default_config()
+R, P = Colour.RED, Colour.PURPLE
+
+
+def guess(
+    tile: str = "RRP5",
+    cost: float = 15.0,
+    runner_up: float = 35.0,
+    numeral: int | None = 5,
+    worst: float = 18.0,
+) -> TileGuess:
+    t = Tile.from_notation(tile)
+    alike = Tile.from_notation("RRR6")
+    return TileGuess(t, (R, R, P), cost, runner_up, numeral, ((alike, (R, R, R), 9.0),), worst)
+
+
+# (case, guess, disc contrast, navy distance, weak, glared, expected start of the note)
+CASES = [
+    ("plain tile", guess(), 0.6, 10.0, False, False, None),
+    ("glare", guess(), 0.6, 10.0, False, True, "glare"),
+    (
+        "named only by elimination",
+        guess(cost=25.0, runner_up=9.0),
+        0.6,
+        10.0,
+        False,
+        False,
+        "looks like RRR6",
+    ),
+    ("no disc", guess(), 0.05, 10.0, False, False, "does not look like a tile"),
+    # Blurred colours and a washed-out disc: the numeral reading the value vouches.
+    ("vouched by its numeral", guess(cost=28.0, worst=48.0), 0.6, 55.0, False, False, None),
+    (
+        "the same without a numeral",
+        guess(cost=28.0, worst=48.0, numeral=None),
+        0.6,
+        55.0,
+        False,
+        False,
+        "does not look like a tile",
+    ),
+    (
+        "a numeral of another value does not vouch",
+        guess(cost=28.0, worst=48.0, numeral=3),
+        0.6,
+        55.0,
+        False,
+        False,
+        "does not look like a tile",
+    ),
+    (
+        "no vouching when another tile comes close",
+        guess(cost=28.0, runner_up=30.0, worst=48.0),
+        0.6,
+        55.0,
+        False,
+        False,
+        "does not look like a tile",
+    ),
+    (
+        "the joker is never vouched for",
+        guess("WWW1", cost=28.0, worst=48.0, numeral=1),
+        0.6,
+        55.0,
+        False,
+        False,
+        "does not look like a tile",
+    ),
+    ("white without its 1", guess("WWW1", numeral=None), 0.6, 10.0, False, False, "white"),
+    ("weak frame, numeral agrees", guess(), 0.6, 10.0, True, False, None),
+    ("weak frame, no numeral", guess(numeral=None), 0.6, 10.0, True, False, ""),
+]
+
+
+@pytest.mark.parametrize(
+    ("g", "contrast", "navy", "weak", "glared", "expected"),
+    [c[1:] for c in CASES],
+    ids=[c[0] for c in CASES],
+)
+def test_tile_doubt(
+    g: TileGuess, contrast: float, navy: float, weak: bool, glared: bool, expected: str | None
+) -> None:
+    note = tile_doubt(g, contrast, navy, weak, glared, CFG)
+    if expected is None:
+        assert note is None
+    else:
+        assert note is not None and note.startswith(expected), note
