@@ -107,6 +107,8 @@ class ReaderConfig:
     disc_refit_max_shift: float
     min_tile_confidence: float
     max_residual_units: float
+    trust_min_points: int
+    trust_max_unknown: float
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReaderConfig:

@@ -63,6 +63,7 @@ from vision.rectify import (
 log = logging.getLogger(__name__)
 
 EMPTY, TILE, UNKNOWN = "empty", "tile", "unknown"
+OUTSIDE = "outside the image"
 
 
 @dataclass(frozen=True)
@@ -376,13 +377,35 @@ class BoardReader:
                 fit = self.check_band(frame_bgr, self.locate(frame_bgr))
             except BoardNotFoundError as exc:
                 return BoardReading(False, reason=str(exc))
+            located = True
+        else:
+            located = False
         details: dict[str, Any] = {}
         cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
         better = self._refit_on_discs(fit, details)
         if better is not None:
             fit = better
             cells, canvas_bgr = self.read_cells(frame_bgr, fit)
+        if located and self._untrusted(fit, cells):
+            return BoardReading(
+                False,
+                reason=(
+                    f"a lattice pinned by only {fit.points} points, on which most cells do "
+                    "not look like the board's (a hand over it, or the board cut off?)"
+                ),
+            )
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
+
+    def _untrusted(self, fit: BoardFit, cells: tuple[CellReading, ...]) -> bool:
+        """A found lattice held by few points on which most cells in the frame read as
+        neither empty nor a tile: most likely a wrong fit (a corner guessed from a cut-off
+        or covered outline), not a board to report."""
+        cfg = self.config
+        if fit.points >= cfg.trust_min_points:
+            return False
+        seen = [c for c in cells if c.note != OUTSIDE]
+        unknown = sum(c.state == UNKNOWN for c in seen)
+        return unknown >= cfg.trust_max_unknown * max(len(seen), 1)
 
     def _refit_on_discs(self, fit: BoardFit, details: dict[str, Any]) -> BoardFit | None:
         """A better fit from where the tiles' discs were actually seen, or None.
@@ -489,7 +512,7 @@ class BoardReader:
         for i, z in enumerate(cell_zones):
             if not seen[i]:
                 states.append(UNKNOWN)
-                notes.append("outside the image")
+                notes.append(OUTSIDE)
                 continue
             # A window seen through a frame that is not plastic is a dark tile's light
             # centre (its numeral) instead.

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from engine import Colour, Tile
 from vision.config import default_config
 from vision.identify import TileGuess
-from vision.read import tile_doubt
+from vision.read import OUTSIDE, BoardReader, CellReading, tile_doubt
+from vision.rectify import BoardFit, Lens
 
 CFG = default_config()
 R, P = Colour.RED, Colour.PURPLE
@@ -96,3 +98,25 @@ def test_tile_doubt(
         assert note is None
     else:
         assert note is not None and note.startswith(expected), note
+
+
+def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted() -> None:
+    """A wrong fit (a corner guessed from a cut-off outline) reads as mostly unknown."""
+    reader = BoardReader()
+    h = np.array([[60.0, 0.0, 400.0], [0.0, 60.0, 100.0], [0.0, 0.0, 1.0]])
+
+    def fit(points: int) -> BoardFit:
+        return BoardFit.from_homography(h, 1.0, 0.02, points, Lens.none((720, 1280, 3)))
+
+    def cells(unknown: int, outside: int = 0) -> tuple[CellReading, ...]:
+        out = [CellReading(i, "unknown", note=OUTSIDE) for i in range(outside)]
+        out += [CellReading(i, "unknown") for i in range(outside, outside + unknown)]
+        out += [CellReading(i, "empty") for i in range(len(out), 36)]
+        return tuple(out)
+
+    assert reader._untrusted(fit(10), cells(30))
+    assert not reader._untrusted(fit(30), cells(30))  # many points: a hand over the board
+    assert not reader._untrusted(fit(10), cells(5))  # few points, but the cells read
+    # Cells outside the frame do not count: 10 of the 16 in view are unknown.
+    assert reader._untrusted(fit(10), cells(10, outside=20))
+    assert not reader._untrusted(fit(10), cells(5, outside=20))
