@@ -212,6 +212,14 @@ def _exists(path: str) -> bool:
     return os.path.isfile(path)
 
 
+def _whitest(disc: FloatArray) -> FloatArray:
+    """The whitest tenth of a disc's pixels (N, 3), the numeral's: "whitest" by the weakest
+    channel, as a yellow or red sector caught at the disc's edge can be as bright as the
+    numeral in its strongest channel, never in all."""
+    v = disc.min(axis=1)
+    return disc[v >= np.percentile(v, 90)]
+
+
 def tile_doubt(
     guess: TileGuess, contrast: float, navy: float, weak: bool, glared: bool, cfg: ReaderConfig
 ) -> str | None:
@@ -758,17 +766,13 @@ class BoardReader:
     def _white_point(
         self, discs: list[FloatArray], sectors: list[FloatArray], black: FloatArray
     ) -> FloatArray:
-        """White from the numerals: the whitest pixels of the discs, per channel.
-
-        "Whitest" is judged by the weakest channel: a yellow or red sector caught at the
-        disc's edge can be as bright as the numeral in its strongest channel, never in all.
-        """
+        """White from the numerals: the whitest pixels of the discs (:func:`_whitest`),
+        per channel."""
         bright_px = []
         for d in discs:
             if len(d) < 4:
                 continue
-            v = d.min(axis=1)
-            bright_px.append(d[v >= np.percentile(v, 90)])
+            bright_px.append(_whitest(d))
         if bright_px:
             px = np.concatenate(bright_px)
             white = np.median(px, axis=0)
@@ -781,9 +785,9 @@ class BoardReader:
     ) -> FloatArray:
         """(K,) the light at each tile relative to the board's white point, 1 = as bright.
 
-        Each tile's numeral (the whitest pixels of its disc, judged by the weakest channel)
-        gives the light at its place (``places`` (K, 2) board units); one numeral is noisy
-        (blur, a small digit), so a smooth field (a plane, a quadratic with enough tiles) is
+        Each tile's numeral (the whitest pixels of its disc, :func:`_whitest`) gives the
+        light at its place (``places`` (K, 2) board units); one numeral is noisy (blur, a
+        small digit), so a smooth field (a plane, a quadratic with enough tiles) is
         fitted to the logs of them all, robustly, and read back at each place.
         """
         cfg = self.config
@@ -793,8 +797,7 @@ class BoardReader:
         for i, d in enumerate(discs):
             if len(d) < 6:
                 continue
-            v = d.min(axis=1)
-            top = d[v >= np.percentile(v, 90)]
+            top = _whitest(d)
             levels[i] = float(np.max(np.median(top, axis=0) - black)) / max(span, 1e-6)
         ok = np.isfinite(levels) & (levels > 0.05)
         if ok.sum() < cfg.light_field_min_tiles:
