@@ -380,14 +380,12 @@ class BoardReader:
     def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading:
         """Read a frame; a frame without a board gives ``found=False`` and a reason."""
         frame_bgr = check_frame(frame_bgr)
+        located = fit is None  # a stored fit (the tracker's) is not second-guessed
         if fit is None:
             try:
                 fit = self.check_band(frame_bgr, self.locate(frame_bgr))
             except BoardNotFoundError as exc:
                 return BoardReading(False, reason=str(exc))
-            located = True
-        else:
-            located = False
         details: dict[str, Any] = {}
         cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
         better = self._refit_on_discs(fit, details)
@@ -603,7 +601,6 @@ class BoardReader:
             details["candidates"] = candidates
             details["costs"] = [g.cost for g in guesses]
             details["worst"] = [g.worst_edge for g in guesses]
-            details["guesses"] = guesses
             details["disc"] = structure_ok
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
             contrast, navy = structure_ok[k]

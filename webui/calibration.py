@@ -302,6 +302,16 @@ def live_status() -> Response:
     return jsonify(_live_check(desk()))
 
 
+def _jpeg(image: NDArray[np.uint8], quality: int) -> Response:
+    """A frame (H, W, 3) uint8 BGR as a JPEG response that no cache keeps."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:  # pragma: no cover - encoding a valid frame does not fail
+        raise WebError("cannot encode the frame")
+    response = Response(data.tobytes(), mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/calibrate/live.jpg")
 def live_view() -> Response:
     """The latest live frame with the shown fit's lattice drawn over it (full size)."""
@@ -318,12 +328,7 @@ def live_view() -> Response:
         tris = np.round(fit.to_image(VERTICES.reshape(-1, 2)).reshape(-1, 3, 2)).astype(np.int32)
         colour = (80, 220, 80) if origin == "page" else (255, 255, 0)
         cv2.polylines(image, list(tris), True, colour, 1, cv2.LINE_AA)
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    if not ok:  # pragma: no cover - encoding a valid frame does not fail
-        raise WebError("cannot encode the frame")
-    response = Response(data.tobytes(), mimetype="image/jpeg")
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return _jpeg(image, 80)
 
 
 @bp.get("/api/calibration")
@@ -342,12 +347,7 @@ def view() -> Response:
             from vision.overlay import draw_overlay
 
             image = draw_overlay(d.frame, d.result.reading)
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    if not ok:  # pragma: no cover - encoding a valid frame does not fail
-        raise WebError("cannot encode the frame")
-    response = Response(data.tobytes(), mimetype="image/jpeg")
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return _jpeg(image, 85)
 
 
 @bp.post("/api/calibration/frame")
