@@ -722,7 +722,7 @@ def fit_from_corners(
     h0 = perspective_search(pyr, pts, rcfg, PLAY_CORNERS, cfg.corner_search_step, True)
     lens0 = Lens.none(frame_bgr.shape)
     try:
-        h, lens, errors = refine(pyr, h0, rcfg, lens0)
+        h, lens, errors, _ = refine(pyr, h0, rcfg, lens0)
     except BoardNotFoundError as exc:
         log.info("manual corners: the lattice could not be refined (%s)", exc)
         return BoardFit(h0, pts, float("inf"), float("inf"), 0, lens0)
@@ -750,7 +750,7 @@ def _fit_from_points(
     if not plausible(h0, rcfg):
         raise CalibrationError("the points do not make a plausible view of the board", canon)
     try:
-        h, lens, errors = refine(Pyramid(frame_bgr, rcfg), h0, rcfg, lens0)
+        h, lens, errors, _ = refine(Pyramid(frame_bgr, rcfg), h0, rcfg, lens0)
     except BoardNotFoundError as exc:
         log.info("manual points: the lattice could not be refined (%s)", exc)
         return clicked

@@ -57,6 +57,7 @@ class ReaderConfig:
     max_anisotropy: float
     contrast_floor: float
     contrast_span: float
+    contrast_chroma_weight: float  # chroma's weight beside value in 'not plastic'
     max_lens_k: float
     read_ppu_min: int
     read_ppu_max: int
@@ -105,10 +106,16 @@ class ReaderConfig:
     disc_refit_min_tiles: int
     disc_refit_min_shift: float
     disc_refit_max_shift: float
+    disc_refit_check_distance: float  # board units: lattice points this far from discs
+    disc_refit_check_slack: float  # board units a refit may move them beyond their error
+    disc_refit_check_points: int  # so many far lattice points at least for the check
+    disc_refit_rounds: int  # refits at most (each from the discs seen on the last)
     min_tile_confidence: float
     max_residual_units: float
     trust_min_points: int
     trust_max_unknown: float
+    trust_full_points: int  # a lattice held by so many points is trusted
+    trust_max_unclear: float  # share of unknown + twice the 'elsewhere' ones, below that
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReaderConfig:

@@ -64,6 +64,8 @@ log = logging.getLogger(__name__)
 
 EMPTY, TILE, UNKNOWN = "empty", "tile", "unknown"
 OUTSIDE = "outside the image"
+#: The end of the note of a cell that looks like a tile read (better) on another cell.
+ELSEWHERE = "which is on another cell (covered?)"
 
 
 @dataclass(frozen=True)
@@ -236,7 +238,7 @@ def tile_doubt(
         # (better) on another cell. One of the two is not what it looks like, most often
         # a hand or a sleeve here.
         alike = guess.alternatives[0][0] if guess.alternatives else None
-        return f"looks like {alike}, which is on another cell (covered?)"
+        return f"looks like {alike}, {ELSEWHERE}"
     # A numeral that reads the tile's own value is independent evidence: the colours may
     # then be further off (blur, a shadow), as long as no other tile comes close.
     vouched = (
@@ -334,10 +336,7 @@ class BoardReader:
                 break
             log.debug("lattice moved by a cell: merit %.2f -> %.2f", current, best_merit)
             t = np.array([[1.0, 0.0, best[0]], [0.0, 1.0, best[1]], [0.0, 0.0, 1.0]])
-            h = fit.homography @ t
-            fit = BoardFit.from_homography(
-                h, fit.residual_px, fit.residual_units, fit.points, fit.lens
-            )
+            fit = fit.moved(t)
         return fit
 
     def _shift_merit(
@@ -388,10 +387,12 @@ class BoardReader:
                 return BoardReading(False, reason=str(exc))
         details: dict[str, Any] = {}
         cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
-        better = self._refit_on_discs(fit, details)
-        if better is not None:
-            fit = better
-            cells, canvas_bgr = self.read_cells(frame_bgr, fit)
+        for _ in range(self.config.disc_refit_rounds):
+            better = self._refit_on_discs(fit, details)
+            if better is None:
+                break
+            fit, details = better, {}
+            cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
         if located and self._untrusted(fit, cells):
             return BoardReading(
                 False,
@@ -405,13 +406,19 @@ class BoardReader:
     def _untrusted(self, fit: BoardFit, cells: tuple[CellReading, ...]) -> bool:
         """A found lattice held by few points on which most cells in the frame read as
         neither empty nor a tile: most likely a wrong fit (a corner guessed from a cut-off
-        or covered outline), not a board to report."""
+        or covered outline, a lattice at the wrong scale), not a board to report."""
         cfg = self.config
-        if fit.points >= cfg.trust_min_points:
+        if fit.points >= cfg.trust_full_points:
             return False
         seen = [c for c in cells if c.note != OUTSIDE]
         unknown = sum(c.state == UNKNOWN for c in seen)
-        return unknown >= cfg.trust_max_unknown * max(len(seen), 1)
+        n = max(len(seen), 1)
+        if fit.points < cfg.trust_min_points:
+            return unknown >= cfg.trust_max_unknown * n
+        # Held by more points: only when nearly nothing reads, counting twice the cells
+        # that look like a tile seen elsewhere (a lattice at the wrong scale repeats them).
+        elsewhere = sum(c.note.endswith(ELSEWHERE) for c in seen)
+        return unknown + elsewhere >= cfg.trust_max_unclear * n
 
     def _refit_on_discs(self, fit: BoardFit, details: dict[str, Any]) -> BoardFit | None:
         """A better fit from where the tiles' discs were actually seen, or None.
@@ -448,7 +455,27 @@ class BoardReader:
         if keep.sum() < cfg.disc_refit_min_tiles or not plausible(h, cfg):
             return None
         rms = float(np.sqrt(np.mean(errors**2)))
-        return BoardFit.from_homography(h, rms, rms / px_per_unit(h), int(keep.sum()), new_lens)
+        better = BoardFit.from_homography(h, rms, rms / px_per_unit(h), int(keep.sum()), new_lens)
+        if fit.lattice is not None and len(fit.lattice[0]):
+            # The discs may all lie in one part of the board; the lattice points away from
+            # them check that the new fit does not bend the rest of the board off.
+            lat_board, lat_image = fit.lattice
+            gap = np.linalg.norm(lat_board[:, None, :] - board_pts[None, :, :], axis=2)
+            far = gap.min(axis=1) > cfg.disc_refit_check_distance
+            if far.sum() >= cfg.disc_refit_check_points:
+                before = np.linalg.norm(fit.to_image(lat_board[far]) - lat_image[far], axis=1)
+                after = np.linalg.norm(better.to_image(lat_board[far]) - lat_image[far], axis=1)
+                limit = float(np.median(before)) + cfg.disc_refit_check_slack * scale
+                if float(np.median(after)) > limit:
+                    log.debug(
+                        "disc refit kept: it moves %d lattice points away from the discs"
+                        " %.1f -> %.1f px",
+                        int(far.sum()),
+                        float(np.median(before)),
+                        float(np.median(after)),
+                    )
+                    return None
+        return better
 
     def read_cells(
         self, frame_bgr: NDArray[np.uint8], fit: BoardFit, details: dict[str, Any] | None = None

@@ -27,7 +27,7 @@ from scipy import sparse
 
 from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError
-from vision.locate import relative_value_only
+from vision.locate import relative_value, relative_value_only
 from vision.model import (
     CENTRE,
     CENTROIDS,
@@ -108,6 +108,9 @@ class BoardFit:
     residual_units: float  # the same in board units
     points: int  # inlier lattice points
     lens: Lens | None = field(default=None, repr=False)
+    #: The inlier lattice points the fit rests on, board units (N, 2) and frame pixels
+    #: (N, 2), when it was fitted to a frame (not loaded from a calibration).
+    lattice: tuple[FloatArray, FloatArray] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_homography(
@@ -117,11 +120,27 @@ class BoardFit:
         residual_units: float = 0.0,
         points: int = 0,
         lens: Lens | None = None,
+        lattice: tuple[FloatArray, FloatArray] | None = None,
     ) -> BoardFit:
         """A fit whose playing-triangle corners are where ``homography`` and ``lens`` put them."""
         probe = cls(homography, np.zeros((3, 2)), residual_px, residual_units, points, lens)
-        return cls(
-            homography, probe.to_image(PLAY_CORNERS), residual_px, residual_units, points, lens
+        corners = probe.to_image(PLAY_CORNERS)
+        return cls(homography, corners, residual_px, residual_units, points, lens, lattice)
+
+    def moved(self, step: FloatArray) -> BoardFit:
+        """The fit with the lattice moved by ``step`` (3x3, board units): the homography
+        becomes ``homography @ step`` and the lattice points keep their frame pixels."""
+        lattice = None
+        if self.lattice is not None:
+            board, image = self.lattice
+            lattice = (project(np.linalg.inv(step), board), image)
+        return BoardFit.from_homography(
+            self.homography @ step,
+            self.residual_px,
+            self.residual_units,
+            self.points,
+            self.lens,
+            lattice,
         )
 
     def to_image(self, board_pts: FloatArray) -> FloatArray:
@@ -325,7 +344,13 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
     and a lit table) saturates at 1: tiles then match by their outline, not by how
     bright their sectors happen to be.
     """
-    rel = relative_value_only(frame_bgr, cfg)
+    if cfg.contrast_chroma_weight > 0:
+        # Colour counts too: a purple or blue sector in shade is as dark as the plastic
+        # in value, but the plastic is colourless.
+        rel, chroma = relative_value(frame_bgr, cfg)
+        rel += np.float32(cfg.contrast_chroma_weight) * chroma
+    else:
+        rel = relative_value_only(frame_bgr, cfg)
     # The plastic's level: the darkest twentieth of the frame, unless the board is too small
     # a part of the frame for that; then the typical level of the dark pixels.
     sample = rel[::4, ::4]
@@ -859,6 +884,7 @@ def fit_with_lens(
         return float(np.sqrt(np.mean(err**2))), h
 
     best_k, (best_r, best_h) = 0.0, residual(0.0)
+    r_none = best_r
     if len(bp) >= 15 and max_k > 0:
         ks = np.linspace(-max_k, 0.0, 13)[:-1]
         hs = _homographies(bp, undistort_many(lens, ks, ip))
@@ -878,6 +904,18 @@ def fit_with_lens(
             best_k, best_r = float(ks[j]), float(rms[j])
         if best_k != 0.0:
             best_r, best_h = residual(best_k)
+            # between the grid's steps: the vertex of the parabola through the best
+            # and its neighbours (the last step's neighbour is k = 0)
+            r_all = np.r_[rms, r_none]
+            k_all = np.r_[ks, 0.0]
+            if 0 < j < len(k_all) - 1 and np.isfinite(r_all[[j - 1, j + 1]]).all():
+                a, b, c = r_all[j - 1], r_all[j], r_all[j + 1]
+                den = a - 2 * b + c
+                if den > 0:
+                    k_v = float(ks[j] + 0.5 * (a - c) / den * (k_all[1] - k_all[0]))
+                    r_v, h_v = residual(k_v)
+                    if r_v < best_r:
+                        best_k, best_r, best_h = k_v, r_v, h_v
     out_lens = lens.with_k(best_k)
     errors = np.linalg.norm(out_lens.distort(project(best_h, bp)) - ip, axis=1)
     return best_h / best_h[2, 2], out_lens, keep, errors
@@ -1038,10 +1076,12 @@ def _affine_update(
 
 def refine(
     pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig, lens: Lens
-) -> tuple[FloatArray, Lens, FloatArray]:
-    """Rounds of lattice point matching; returns (homography, lens, inlier errors px)."""
+) -> tuple[FloatArray, Lens, FloatArray, tuple[FloatArray, FloatArray]]:
+    """Rounds of lattice point matching; returns (homography, lens, inlier errors px,
+    (inlier board points (N, 2), their frame pixels (N, 2)))."""
     current = np.asarray(homography, dtype=np.float64)
     errors = np.zeros(0)
+    lattice = (np.zeros((0, 2)), np.zeros((0, 2)))
     for rnd in cfg.align_rounds:
         value, valid, canvas = sample_canvas(pyr, current, rnd.ppu, lens)
         idx, off, _ = match_offsets(value, valid, canvas, rnd.search, cfg)
@@ -1060,6 +1100,7 @@ def refine(
             new, keep, new_errors = _affine_update(current, board_pts, image_pts, lens, thresh)
             new_lens = lens
         current, lens, errors = new, new_lens, new_errors
+        lattice = (board_pts[keep], image_pts[keep])
         log.debug(
             "round ppu=%d: %d matched, %d inliers, rms %.2f px, k %.3f",
             rnd.ppu,
@@ -1068,7 +1109,7 @@ def refine(
             float(np.sqrt(np.mean(errors**2))),
             lens.k,
         )
-    return current, lens, errors
+    return current, lens, errors, lattice
 
 
 def verify_shifts(
@@ -1119,20 +1160,23 @@ def fit_board(
     pyr = pyramid if pyramid is not None else Pyramid(frame_bgr, cfg)
     lens = Lens.none(frame_bgr.shape)
     h = perspective_search(pyr, corners_img, cfg)
-    h, lens, errors = refine(pyr, h, cfg, lens)
+    h, lens, errors, lattice = refine(pyr, h, cfg, lens)
+    unmoved = h
     h, moved = verify_shifts(pyr, h, cfg, lens)
+    if moved:  # the same points, named by the cells they now fall on
+        lattice = (project(np.linalg.inv(h) @ unmoved, lattice[0]), lattice[1])
     for attempt in range(cfg.extra_refines):
         if not (moved and attempt == 0) and len(errors) >= cfg.enough_lattice_points:
             break
         # Cells far from the first guess are found once the fit has improved elsewhere.
         log.debug("refining again (moved=%s, %d points)", moved, len(errors))
         try:
-            h2, lens2, errors2 = refine(pyr, h, cfg, lens)
+            h2, lens2, errors2, lattice2 = refine(pyr, h, cfg, lens)
         except BoardNotFoundError:
             break
         if not (moved and attempt == 0) and len(errors2) <= len(errors):
             break
-        h, lens, errors = h2, lens2, errors2
+        h, lens, errors, lattice = h2, lens2, errors2, lattice2
     rms = float(np.sqrt(np.mean(errors**2))) if len(errors) else float("inf")
     scale = px_per_unit(h)
-    return BoardFit.from_homography(h, rms, rms / scale, len(errors), lens)
+    return BoardFit.from_homography(h, rms, rms / scale, len(errors), lens, lattice)

@@ -8,7 +8,7 @@ import pytest
 from engine import Colour, Tile
 from vision.config import default_config
 from vision.identify import TileGuess
-from vision.read import OUTSIDE, BoardReader, CellReading, tile_doubt
+from vision.read import ELSEWHERE, OUTSIDE, BoardReader, CellReading, tile_doubt
 from vision.rectify import BoardFit, Lens
 
 CFG = default_config()
@@ -108,15 +108,27 @@ def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted(
     def fit(points: int) -> BoardFit:
         return BoardFit.from_homography(h, 1.0, 0.02, points, Lens.none((720, 1280, 3)))
 
-    def cells(unknown: int, outside: int = 0) -> tuple[CellReading, ...]:
+    def cells(unknown: int, outside: int = 0, elsewhere: int = 0) -> tuple[CellReading, ...]:
         out = [CellReading(i, "unknown", note=OUTSIDE) for i in range(outside)]
-        out += [CellReading(i, "unknown") for i in range(outside, outside + unknown)]
+        out += [
+            CellReading(i, "unknown", note=f"looks like RRR6, {ELSEWHERE}")
+            for i in range(outside, outside + elsewhere)
+        ]
+        out += [CellReading(i, "unknown") for i in range(len(out), outside + unknown)]
         out += [CellReading(i, "empty") for i in range(len(out), 36)]
         return tuple(out)
 
     assert reader._untrusted(fit(10), cells(30))
+    assert reader._untrusted(fit(10), cells(16))  # 16 of 36: not held, not readable
     assert not reader._untrusted(fit(30), cells(30))  # many points: a hand over the board
     assert not reader._untrusted(fit(10), cells(5))  # few points, but the cells read
     # Cells outside the frame do not count: 10 of the 16 in view are unknown.
     assert reader._untrusted(fit(10), cells(10, outside=20))
     assert not reader._untrusted(fit(10), cells(5, outside=20))
+    # More points: only when nearly nothing reads, a tile seen elsewhere counting twice
+    # (a lattice at half the board's scale names each tile on several of its cells).
+    assert not reader._untrusted(fit(18), cells(20))  # two hands over the board
+    assert reader._untrusted(fit(18), cells(32))
+    assert reader._untrusted(fit(18), cells(20, elsewhere=10))
+    assert not reader._untrusted(fit(18), cells(20, elsewhere=2))
+    assert not reader._untrusted(fit(26), cells(20, elsewhere=10))
