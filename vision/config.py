@@ -55,6 +55,12 @@ class ReaderConfig:
     min_cells_for_perspective: int
     max_perspective_ratio: float
     max_anisotropy: float
+    outline_line_votes: tuple[float, float]  # strong, weak lines: stretches of the side hint
+    outline_lines: tuple[int, int]  # so many strong lines at most, and weak ones besides
+    outline_enough_points: int  # a fit on so many lattice points ends the outlines' tries
+    outline_pool: int  # outlines kept at most, the likeliest tried first
+    outline_reranked: int  # of the others, so many best by a coarse lattice fit are tried
+    outline_distinct: float  # outlines whose corners differ by less (of their size) are one
     contrast_floor: float
     contrast_span: float
     contrast_chroma_weight: float  # chroma's weight beside value in 'not plastic'
@@ -126,6 +132,10 @@ class ReaderConfig:
         values["band_strip"] = (float(inner), float(outer))
         lo, hi = data["light_field_range"]
         values["light_field_range"] = (float(lo), float(hi))
+        strong, weak = data["outline_line_votes"]
+        values["outline_line_votes"] = (float(strong), float(weak))
+        strong_lines, weak_lines = data["outline_lines"]
+        values["outline_lines"] = (int(strong_lines), int(weak_lines))
         return cls(**values)
 
     @classmethod

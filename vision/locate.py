@@ -9,6 +9,7 @@ from the three side lines, which are fitted robustly.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from collections.abc import Sequence
@@ -24,6 +25,8 @@ from vision.errors import BoardNotFoundError
 from vision.model import FloatArray, canonical_order, outer_corners
 
 log = logging.getLogger(__name__)
+
+Line = tuple[float, float]  # (rho, theta) of a Hough line
 
 
 @dataclass(frozen=True)
@@ -156,35 +159,58 @@ def _support(corners: FloatArray, pts: FloatArray, shape: tuple[int, int], tol: 
     return float((hit & inside).sum()) / total if total else 0.0
 
 
-def _hough_triangles(pts: FloatArray, shape: tuple[int, int], side_hint: float) -> list[FloatArray]:
-    """Triangles made of three strong straight stretches of the outline."""
+def _hough_lines(img: NDArray[np.uint8], votes: int, limit: int, side_hint: float) -> list[Line]:
+    """The ``limit`` strongest distinct lines (rho, theta) of an outline image with at
+    least ``votes`` pixels on them, strongest first."""
+    lines = cv2.HoughLines(img, 1, np.pi / 180, max(20, votes))
+    kept: list[Line] = []
+    for rho, theta in [] if lines is None else lines[:, 0, :]:
+        if len(kept) == limit:
+            break
+        if all(abs(rho - r) > 0.05 * side_hint or _angle_gap(theta, t) > 0.12 for r, t in kept):
+            kept.append((float(rho), float(theta)))
+    return kept
+
+
+def _hough_triangles(
+    pts: FloatArray, shape: tuple[int, int], side_hint: float, cfg: ReaderConfig
+) -> list[tuple[FloatArray, bool]]:
+    """Triangles made of three straight stretches of the outline, each with whether it
+    rests on a weak line.
+
+    Strong lines are long stretches (``outline_line_votes[0]`` of the side hint). A side's
+    straight middle may be shorter (rounded corners, a sleeve, a hand or the frame's edge
+    over it): weaker lines (``outline_line_votes[1]``) make more triangles, tried after
+    those of the strong lines.
+    """
     img = np.zeros(shape, np.uint8)
     ip = np.round(pts).astype(np.int32)
     img[ip[:, 1].clip(0, shape[0] - 1), ip[:, 0].clip(0, shape[1] - 1)] = 255
-    lines = cv2.HoughLines(img, 1, np.pi / 180, max(20, int(0.25 * side_hint)))
-    if lines is None:
-        return []
-    kept: list[tuple[float, float]] = []
-    for rho, theta in lines[:, 0, :]:
-        if all(abs(rho - r) > 0.05 * side_hint or _angle_gap(theta, t) > 0.12 for r, t in kept):
-            kept.append((float(rho), float(theta)))
-        if len(kept) == 8:
+    (strong_votes, weak_votes), (strong_limit, weak_limit) = (
+        cfg.outline_line_votes,
+        cfg.outline_lines,
+    )
+    kept = _hough_lines(img, int(strong_votes * side_hint), strong_limit, side_hint)
+    strong = len(kept)
+    total = strong_limit + weak_limit
+    for line in _hough_lines(img, int(weak_votes * side_hint), total, side_hint):
+        if len(kept) == total:
             break
+        if all(
+            abs(line[0] - r) > 0.05 * side_hint or _angle_gap(line[1], t) > 0.12 for r, t in kept
+        ):
+            kept.append(line)
     out = []
-    for i in range(len(kept)):
-        for j in range(i + 1, len(kept)):
-            for k in range(j + 1, len(kept)):
-                trio = [kept[i], kept[j], kept[k]]
-                gaps = [_angle_gap(trio[a][1], trio[b][1]) for a, b in ((0, 1), (1, 2), (0, 2))]
-                if min(gaps) < math.radians(30):
-                    continue
-                try:
-                    corners = np.array(
-                        [_meet(trio[a], trio[b]) for a, b in ((0, 1), (1, 2), (2, 0))]
-                    )
-                except BoardNotFoundError:
-                    continue
-                out.append(corners)
+    for i, j, k in itertools.combinations(range(len(kept)), 3):
+        trio = [kept[i], kept[j], kept[k]]
+        gaps = [_angle_gap(trio[a][1], trio[b][1]) for a, b in ((0, 1), (1, 2), (0, 2))]
+        if min(gaps) < math.radians(30):
+            continue
+        try:
+            corners = np.array([_meet(trio[a], trio[b]) for a, b in ((0, 1), (1, 2), (2, 0))])
+        except BoardNotFoundError:
+            continue
+        out.append((corners, k >= strong))
     return out
 
 
@@ -233,7 +259,7 @@ def outline_candidates(
     k = max(3, int(0.012 * max(sh, sw)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     min_area = cfg.min_board_area_fraction * sh * sw
-    found: list[tuple[float, FloatArray, FloatArray, float]] = []
+    found: list[tuple[float, FloatArray, FloatArray, float, bool]] = []
     rel_v, rel_c = relative_value(small, cfg)
     colourless = rel_c < cfg.dark_relative_chroma
     for level in cfg.dark_levels:
@@ -255,29 +281,33 @@ def outline_candidates(
                 continue
             hull = cv2.convexHull(contour)
             _, tri = cv2.minEnclosingTriangle(hull.astype(np.float32))
-            proposals = [] if tri is None else [tri.reshape(3, 2).astype(np.float64)]
+            proposals = [] if tri is None else [(tri.reshape(3, 2).astype(np.float64), False)]
             side_hint = math.sqrt(area) * 1.5
-            proposals += _hough_triangles(inner, (sh, sw), side_hint)
-            for corners in proposals:
+            proposals += _hough_triangles(inner, (sh, sw), side_hint, cfg)
+            for corners, weak in proposals:
                 if not _triangle_ok(corners, (sh, sw)):
                     continue
                 perimeter = sum(np.hypot(*(corners[i] - corners[(i + 1) % 3])) for i in range(3))
                 support = _support(corners, inner, (sh, sw), 0.012 * perimeter)
                 # The board region should fill the triangle (windows and tiles included).
                 score = support * min(1.0, area / (0.35 * _area(corners)))
-                found.append((score, corners, inner, float(support)))
-    found.sort(key=lambda f: -f[0])
-    kept: list[tuple[float, FloatArray, FloatArray, float]] = []
+                found.append((score, corners, inner, float(support), weak))
+    # Those on weak lines come last: the likeliest are tried first, the others are there
+    # for when none of those fits (the reader ranks them by the lattice).
+    found.sort(key=lambda f: (f[4], -f[0]))
+    kept: list[tuple[float, FloatArray, FloatArray, float, bool]] = []
     for cand in found:
-        if cand[0] < cfg.min_outline_support or len(kept) == limit:
+        if len(kept) == limit:
             break
+        if cand[0] < cfg.min_outline_support:
+            continue
         size = math.sqrt(_area(cand[1]))
-        if all(_corner_gap(cand[1], k[1]) > 0.15 * size for k in kept):
+        if all(_corner_gap(cand[1], k[1]) > cfg.outline_distinct * size for k in kept):
             kept.append(cand)
     if not kept:
         raise BoardNotFoundError("no dark triangular board outline in the image")
     return _Outlines(
-        [(corners, pts, support, scale, (sw, sh)) for _, corners, pts, support in kept]
+        [(corners, pts, support, scale, (sw, sh)) for _, corners, pts, support, _ in kept]
     )
 
 

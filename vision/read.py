@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,7 @@ from vision.colour import (
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify
-from vision.locate import outline_candidates
+from vision.locate import Outline, outline_candidates
 from vision.model import CENTROIDS, Canvas, FloatArray
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
@@ -52,6 +53,7 @@ from vision.rectify import (
     anisotropy,
     fit_board,
     fit_with_lens,
+    lattice_scores,
     plausible,
     px_per_unit,
     scorer,
@@ -285,11 +287,44 @@ class BoardReader:
     def locate(self, frame_bgr: NDArray[np.uint8]) -> BoardFit:
         """The board's fit: the outline candidates are tried until the lattice fits one."""
         cfg = self.config
-        best: BoardFit | None = None
-        problem = "no outline fits the board's lattice"
-        pyramid: Pyramid | None = None
-        for outline in outline_candidates(frame_bgr, cfg, cfg.outline_candidates):
-            pyramid = pyramid or Pyramid(frame_bgr, cfg)
+        outlines = outline_candidates(frame_bgr, cfg, cfg.outline_pool)
+        pyramid = Pyramid(frame_bgr, cfg)
+        first = outlines[: cfg.outline_candidates]
+        best, problem = self._best_fit(frame_bgr, first, pyramid, None)
+        others = outlines[len(first) :]
+        if others and (best is None or best.points < cfg.enough_lattice_points):
+            # The likeliest outlines do not fit well (a hand or clutter over the border
+            # makes many triangles): the others are ranked by a coarse lattice fit.
+            scores = lattice_scores(pyramid, [o.corners for o in others], cfg)
+            order = np.argsort(-scores, kind="stable")[: cfg.outline_reranked]
+            ranked = [others[int(k)] for k in order]
+            # More outlines tried are more chances of a lattice fitting by accident (at
+            # half the board's scale, say): one of these must be held by enough points.
+            found, more = self._best_fit(frame_bgr, ranked, pyramid, None)
+            if (
+                found is not None
+                and found.points >= cfg.enough_lattice_points
+                and (best is None or found.points > best.points)
+            ):
+                best = found
+            problem = more or problem
+        if best is None:
+            raise BoardNotFoundError(problem or "no outline fits the board's lattice")
+        return best
+
+    def _best_fit(
+        self,
+        frame_bgr: NDArray[np.uint8],
+        outlines: Sequence[Outline],
+        pyramid: Pyramid,
+        best: BoardFit | None,
+    ) -> tuple[BoardFit | None, str]:
+        """The fit on the most lattice points of ``best`` and those of ``outlines``,
+        tried in order until one is held by ``outline_enough_points``; and why the last
+        refused one was refused."""
+        cfg = self.config
+        problem = ""
+        for outline in outlines:
             try:
                 fit = fit_board(frame_bgr, outline.corners, cfg, pyramid)
             except BoardNotFoundError as exc:
@@ -303,11 +338,9 @@ class BoardReader:
                 continue
             if best is None or fit.points > best.points:
                 best = fit
-            if fit.points >= cfg.enough_lattice_points:
+            if fit.points >= cfg.outline_enough_points:
                 break
-        if best is None:
-            raise BoardNotFoundError(problem)
-        return best
+        return best, problem
 
     def check_band(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit:
         """The fit moved by whole cells when that puts the border band on dark plastic.

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -579,6 +580,22 @@ def homographies_from_corners(
     return full @ p  # type: ignore[no-any-return]
 
 
+#: The canvas resolution (pixels per board unit) of the coarse perspective search.
+SEARCH_PPU = 10
+
+
+def perspective_grid(step: float = 0.03) -> list[tuple[float, float]]:
+    """The perspective parameters g tried first by :func:`perspective_search`: a disc of
+    steps ``step``. |g| up to ~0.12 per unit covers 50 degrees of tilt with the board
+    filling the frame."""
+    return [
+        (gx * step, gy * step)
+        for gx in range(-4, 5)
+        for gy in range(-4, 5)
+        if gx * gx + gy * gy <= 17
+    ]
+
+
 def perspective_search(
     pyr: Pyramid,
     corners_img: FloatArray,
@@ -593,16 +610,9 @@ def perspective_search(
     outline's corners (the band's outer edge); the playing triangle's for clicked corners.
     """
     board = outer_corners(cfg.band_width) if corners_board is None else corners_board
-    ppu = 10
-    sc = scorer(ppu, cfg)
+    sc = scorer(SEARCH_PPU, cfg)
     best_g, best_score = (0.0, 0.0), -1.0
-    # |g| up to ~0.12 per unit covers 50 degrees of tilt with the board filling the frame.
-    grid = [
-        (gx * step, gy * step)
-        for gx in range(-4, 5)
-        for gy in range(-4, 5)
-        if gx * gx + gy * gy <= 17
-    ]
+    grid = perspective_grid(step)
     seen: set[tuple[float, float]] = set()
     for _ in range(2):
         # not the previous round's best again, the centre of this round's grid
@@ -627,6 +637,23 @@ def perspective_search(
         ]
     log.debug("perspective g=(%.3f, %.3f) score %.1f", best_g[0], best_g[1], best_score)
     return homography_from_corners(corners_img, board, best_g)
+
+
+def lattice_scores(pyr: Pyramid, outlines: Sequence[FloatArray], cfg: ReaderConfig) -> FloatArray:
+    """How well the lattice fits each of several outlines (K,) float64: the best total of
+    :func:`perspective_search`'s first, coarse round, all outlines' views in one batch.
+
+    A cheap way to rank outlines that the outline's own shape cannot tell apart (a hand
+    or clutter over the border makes many plausible triangles).
+    """
+    if not outlines:
+        return np.zeros(0)
+    board = outer_corners(cfg.band_width)
+    sc = scorer(SEARCH_PPU, cfg)
+    grid = np.array(perspective_grid())
+    hs = np.concatenate([homographies_from_corners(c, board, grid) for c in outlines])
+    values, valids = sample_pixels(pyr, hs, sc.canvas, sc.pixels)
+    return sc.totals(values, valids).reshape(len(outlines), len(grid)).max(axis=1)  # type: ignore[no-any-return]
 
 
 class MaskedNcc:

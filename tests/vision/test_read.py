@@ -18,13 +18,15 @@ from spectrangle.cli import main
 from vision.colour import linear_to_srgb, srgb_to_linear
 from vision.config import default_config
 from vision.errors import UnreadableImageError
-from vision.model import CENTROIDS, PLAY_CORNERS, canonical_order
+from vision.model import CENTROIDS, PLAY_CORNERS, canonical_order, outer_corners, project
 from vision.read import BoardReader, BoardReading, check_frame, load_image
 from vision.rectify import (
     LATTICE_SHIFTS,
     BoardFit,
     Lens,
+    Pyramid,
     homography_from_corners,
+    lattice_scores,
     plausible,
     px_per_unit,
 )
@@ -382,3 +384,82 @@ def test_a_wide_lens_bending_the_board_is_fitted() -> None:
     )
     assert err < 0.04 * side
     assert same_board_up_to_turn(reading.board(), truth_board("00"))
+
+
+def outer_outline(name: str) -> np.ndarray:
+    """The true image corners (3, 2) of the board's outline (the band's outer edge)."""
+    h = np.array(truth_of(name)["homography"], dtype=np.float64)
+    return project(h, outer_corners(default_config().band_width))
+
+
+def corner_error(reading: BoardReading, name: str) -> float:
+    assert reading.fit is not None
+    truth = np.array(truth_of(name)["corners"], dtype=np.float64)
+    return float(
+        min(
+            np.linalg.norm(np.roll(truth, -k, axis=0) - reading.fit.corners, axis=1).max()
+            for k in range(3)
+        )
+    )
+
+
+@pytest.mark.parametrize("name", ["02", "05", "10"])
+def test_dark_sleeves_over_the_band_do_not_hide_the_board(name: str) -> None:
+    """Two dark, colourless sleeves reach in over two sides of the band: they merge with
+    the board's black into one dark region whose outline makes many triangles. The board
+    is still found, its corners where they are (within a quarter of a cell)."""
+    frame = load_image(str(STILLS / f"{name}.jpg"))
+    outer = outer_outline(name)
+    side = float(np.linalg.norm(outer[0] - outer[1]))
+    centre = outer.mean(axis=0)
+    for a, b in ((0, 1), (1, 2)):
+        mid = 0.5 * (outer[a] + outer[b])
+        far, near = mid + (mid - centre) * 3.0, mid + (centre - mid) * 0.25
+        width = int(0.16 * side)
+        cv2.line(frame, tuple(far.astype(int)), tuple(near.astype(int)), (52, 50, 50), width)
+    reading = reader().read(frame)
+    assert reading.found, reading.reason
+    cell_side = side / 7.6  # the outline's side is about 7.6 cell sides (band included)
+    assert corner_error(reading, name) < 0.25 * cell_side  # not a cell off: a fifth
+
+
+def test_the_likeliest_outline_by_the_lattice_is_the_board() -> None:
+    """The coarse lattice score ranks the true outline above triangles of the same size
+    moved by a third of a side, turned, or shrunk."""
+    frame = load_image(str(STILLS / "02.jpg"))
+    outer = outer_outline("02")
+    centre = outer.mean(axis=0)
+    side = float(np.linalg.norm(outer[0] - outer[1]))
+    turn = np.array([[0.5, -0.866], [0.866, 0.5]])
+    wrong = [
+        outer + np.array([side / 3, 0.0]),
+        outer - np.array([0.0, side / 3]),
+        centre + (outer - centre) @ turn.T,
+        centre + (outer - centre) * 0.6,
+    ]
+    cfg = default_config()
+    scores = lattice_scores(Pyramid(frame, cfg), [outer, *wrong], cfg)
+    assert scores.shape == (5,)
+    assert int(np.argmax(scores)) == 0
+    assert scores[0] > 1.5 * scores[1:].max()
+
+
+def test_hands_over_the_band_on_a_dark_table_do_not_move_the_fit_a_cell() -> None:
+    """Hands lie over two sides of the band and the table (a dark cloth) is about as dark
+    as the plastic: moving the lattice by a cell would put the band on the dark table but
+    match the cells clearly worse. The fit stays on the board (or no board is reported),
+    never a cell off."""
+    from vision.render.compose import render, sample_still
+
+    r = render(sample_still(1_000_187, (1280, 720), False))
+    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert r.truth.conditions["table"] == "cloth" and r.truth.conditions["hands"] == 2
+    reading = reader().read(frame)
+    if reading.found:
+        truth = np.array(r.truth.corners, dtype=np.float64)
+        cell_side = float(np.linalg.norm(truth[0] - truth[1])) / 6
+        err = min(
+            np.linalg.norm(np.roll(truth, -k, axis=0) - reading.corners, axis=1).max()
+            for k in range(3)
+        )
+        assert err < 0.5 * cell_side
