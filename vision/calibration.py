@@ -59,7 +59,15 @@ from vision.model import (
     outer_corners,
     project,
 )
-from vision.read import TILE, BoardReader, BoardReading, CellReading, check_frame
+from vision.read import (
+    OUTSIDE,
+    TILE,
+    UNKNOWN,
+    BoardReader,
+    BoardReading,
+    CellReading,
+    check_frame,
+)
 from vision.rectify import (
     BoardFit,
     Lens,
@@ -88,6 +96,9 @@ TOO_DARK = "too dark"
 GLARE = "glare on the board"
 COLOURS_CLOSE = "colours too close to tell apart"
 LATTICE_LOOSE = "the lattice does not fit the board closely"
+UNCLEAR = (
+    "many cells read as neither empty nor a tile (something over the board, or the lattice off?)"
+)
 
 
 # ----------------------------------------------------------------------------- config
@@ -112,6 +123,8 @@ class CalibrationConfig:
     separation_usable: float
     residual_px_good: float
     residual_px_usable: float
+    unclear_good: float
+    unclear_usable: float
     keep_score_ratio: float
     moved_units: float
     learn_rate: float
@@ -975,7 +988,18 @@ def judge(measures: Mapping[str, float | None], config: CalibrationConfig | None
         problems.append(LATTICE_LOOSE)
     else:
         check("residual_px", LATTICE_LOOSE, cfg.residual_px_good, cfg.residual_px_usable, False)
+    check("unclear", UNCLEAR, cfg.unclear_good, cfg.unclear_usable, False)
     return Verdict(level, tuple(problems), dict(measures))
+
+
+def unclear_share(reading: BoardReading) -> float | None:
+    """The share of the cells in view that read as neither empty nor a tile; None when
+    no cell is in view. A board set up for calibration shows its cells: many unknown
+    ones are something lying over it, or a lattice a cell off (the band covered)."""
+    seen = [c for c in reading.cells if c.note != OUTSIDE]
+    if not seen:
+        return None
+    return sum(c.state == UNKNOWN for c in seen) / len(seen)
 
 
 # ----------------------------------------------------------------------------- calibrate
@@ -1070,7 +1094,6 @@ def calibrate(
         separation(learned, rcfg.colour_lightness_weight) if len(learned) >= 2 else None
     )
     measures["frames"] = float(len(used))
-    verdict = judge(measures, cfg)
     h, w = used[0].shape[:2]
     profile = Profile(
         fit=fit,
@@ -1079,10 +1102,12 @@ def calibrate(
         samples=counts,
         lattice_score=float(np.median(scores)),
         camera=camera,
-        verdict=verdict,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
     )
     reading = reader_for(profile, reader).read(used[-1], fit)
+    measures["unclear"] = unclear_share(reading)
+    verdict = judge(measures, cfg)
+    profile = replace(profile, verdict=verdict)
     log.info("calibrated from %d of %d frames: %s, %s", len(used), seen, fit, verdict.words)
     return Calibration(profile, verdict, len(used), seen, reading)
 

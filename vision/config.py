@@ -55,6 +55,7 @@ class ReaderConfig:
     min_cells_for_perspective: int
     max_perspective_ratio: float
     max_anisotropy: float
+    black_min_windows: int  # seen windows whose frames may overrule a covered band
     outline_line_votes: tuple[float, float]  # strong, weak lines: stretches of the side hint
     outline_lines: tuple[int, int]  # so many strong lines at most, and weak ones besides
     outline_enough_points: int  # a fit on so many lattice points ends the outlines' tries
@@ -90,6 +91,7 @@ class ReaderConfig:
     band_weight: float
     band_bright_level: float
     band_shift_margin: float
+    band_move_max_unclear: int  # a move by a cell may make so many more cells unclear
     sector_distance: float
     sector_radius: float
     colour_reject_distance: float

@@ -166,6 +166,11 @@ def _group_low_levels(
     return np.stack([mean_r, mean_c], axis=1), np.stack([ids, low], axis=1), counts
 
 
+def _unclear(cells: Sequence[CellReading]) -> int:
+    """How many cells in the frame read as neither empty nor a tile."""
+    return sum(c.state == UNKNOWN and c.note != OUTSIDE for c in cells)
+
+
 def _sample_stride(ppu: int, cfg: ReaderConfig) -> int:
     """Every how many pixels to sample a zone for its statistics: the same density per
     board unit at any canvas size (all of them at the smallest)."""
@@ -356,13 +361,18 @@ class BoardReader:
         # One view of the board with a cell's margin more, cut at each shift.
         wide = Canvas(ppu, margin=canvas.margin + 1.0)
         for _ in range(2):
-            value = value_channel(warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens))
+            view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
+            value = value_channel(view)
+            # The band is black plastic: colourless as well as dark (a dark cloth beside
+            # the board is as dark, but not colourless).
+            lowest = cv2.min(cv2.min(view[..., 0], view[..., 1]), view[..., 2])
+            plastic = value + np.float32(cfg.contrast_chroma_weight) * (value - lowest)
             valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
 
-            current = self._shift_merit(value, valid, np.zeros(2))
+            current = self._shift_merit(value, plastic, valid, np.zeros(2))
             best, best_merit = None, current + cfg.band_shift_margin
             for shift in LATTICE_SHIFTS:
-                m = self._shift_merit(value, valid, shift)
+                m = self._shift_merit(value, plastic, valid, shift)
                 if m > best_merit:
                     best, best_merit = shift, m
             if best is None:
@@ -373,36 +383,45 @@ class BoardReader:
         return fit
 
     def _shift_merit(
-        self, value: NDArray[np.float32], valid: NDArray[np.uint8], shift: FloatArray
+        self,
+        value: NDArray[np.float32],
+        plastic: NDArray[np.float32],
+        valid: NDArray[np.uint8],
+        shift: FloatArray,
     ) -> float:
         """How well the lattice moved by ``shift`` units fits a view of the board with a
-        cell's extra margin: the cells' match, plus how dark the band is along each side."""
+        cell's extra margin (its brightness ``value``, its distance from colourless black
+        ``plastic``): the cells' match, plus how plastic-like the band is along each side."""
         cfg = self.config
         ppu = cfg.band_check_ppu
         canvas = Canvas(ppu)
         x, y = (int(round((1.0 + d) * ppu)) for d in shift)
         window = (slice(y, y + canvas.height), slice(x, x + canvas.width))
-        band, cells = self._band_and_cells(value[window], valid[window], ppu)
+        band, cells = self._band_and_cells(value[window], plastic[window], valid[window], ppu)
         seen = ~np.isnan(band)
         return cells + cfg.band_weight * float(np.sum(cfg.band_bright_level - band[seen]))
 
     def _band_and_cells(
-        self, value: NDArray[np.float32], valid: NDArray[np.uint8], ppu: int
+        self,
+        value: NDArray[np.float32],
+        plastic: NDArray[np.float32],
+        valid: NDArray[np.uint8],
+        ppu: int,
     ) -> tuple[FloatArray, float]:
-        """On a canvas's value channel and validity (H, W): the (3,) brightness of the band
-        along each side (NaN where out of the frame), 0 for the plastic's black and 1 for
-        the bright things on the board; and the mean match of the visible cells with a
-        tile or an empty window."""
+        """On a canvas's value channel, its distance from colourless black and validity
+        (H, W each): the (3,) level of the band along each side (NaN where out of the
+        frame), 0 for the plastic's black and 1 for the bright things on the board; and
+        the mean match of the visible cells with a tile or an empty window."""
         cfg = self.config
         ok = valid == 255
         if ok.sum() < 50:
             return np.full(3, np.nan), 0.0
-        lo, hi = np.percentile(value[ok], [5, 95])
+        lo, hi = np.percentile(plastic[ok], [5, 95])
         levels = np.full(3, np.nan)
         for k, (rows, cols) in enumerate(band_sides(ppu, *cfg.band_strip)):
             seen = ok[rows, cols]
             if len(seen) and seen.mean() >= cfg.band_min_seen:
-                level = np.percentile(value[rows, cols][seen], cfg.band_percentile)
+                level = np.percentile(plastic[rows, cols][seen], cfg.band_percentile)
                 levels[k] = (level - lo) / max(float(hi - lo), 1.0)
         ncc = scorer(ppu, cfg).scores(np.ascontiguousarray(value), np.ascontiguousarray(valid))
         best = ncc.max(axis=1)
@@ -413,13 +432,23 @@ class BoardReader:
         """Read a frame; a frame without a board gives ``found=False`` and a reason."""
         frame_bgr = check_frame(frame_bgr)
         located = fit is None  # a stored fit (the tracker's) is not second-guessed
+        unmoved: BoardFit | None = None
         if fit is None:
             try:
-                fit = self.check_band(frame_bgr, self.locate(frame_bgr))
+                unmoved = self.locate(frame_bgr)
             except BoardNotFoundError as exc:
                 return BoardReading(False, reason=str(exc))
+            fit = self.check_band(frame_bgr, unmoved)
         details: dict[str, Any] = {}
         cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
+        if unmoved is not None and fit is not unmoved:
+            # The band may be dark beside the board too (a dark table) where hands lie
+            # over it: a move by a cell must not make the cells read clearly worse.
+            details_then: dict[str, Any] = {}
+            then = self.read_cells(frame_bgr, unmoved, details_then)
+            if _unclear(then[0]) + self.config.band_move_max_unclear < _unclear(cells):
+                log.debug("lattice move undone: the cells read worse after it")
+                fit, (cells, canvas_bgr), details = unmoved, then, details_then
         for _ in range(self.config.disc_refit_rounds):
             better = self._refit_on_discs(fit, details)
             if better is None:
@@ -736,7 +765,6 @@ class BoardReader:
             return black, lambda where: np.ones(len(where[0]))
         stride = _sample_stride(int(canvas.ppu), self.config)
         rows, cols = band[0][ok][::stride], band[1][ok][::stride]
-        black = np.median(canvas_bgr[rows, cols].astype(np.float64), axis=0)
         ang = np.arctan2(rows - rows.mean(), cols - cols.mean())
         band_groups = np.digitize(ang, np.linspace(-np.pi, np.pi, 37))
         rim_rows, rim_cols = packed.rim
@@ -749,6 +777,31 @@ class BoardReader:
             value,
         )
         usable = counts >= 8
+        # The frames of cells whose window is seen are plastic for sure. Stretches of the
+        # band far brighter than they are covered (a sleeve, a sheet of paper, a printed
+        # band): they say nothing of the plastic.
+        group_ids = lv_arr[:, 0].astype(np.int64)
+        framed = (
+            usable & (group_ids >= 100) & windows[np.clip(group_ids - 100, 0, len(windows) - 1)]
+        )
+        band_kept = np.ones(len(rows), bool)
+        if framed.sum() >= self.config.black_min_windows:
+            ref = float(np.median(lv_arr[framed, 1]))
+            spread = float(np.percentile(value[::3, ::3], 97)) - ref
+            limit = ref + self.config.dark_distance * max(spread, 8.0)
+            covered = usable & (group_ids < 100) & (lv_arr[:, 1] > limit)
+            if covered.any():
+                usable &= ~covered
+                band_kept = ~np.isin(band_groups, group_ids[covered])
+        if band_kept.sum() >= 20:
+            black = np.median(
+                canvas_bgr[rows[band_kept], cols[band_kept]].astype(np.float64), axis=0
+            )
+        else:  # the whole band covered: the frames of the seen windows
+            on_frames = inside & windows[rim_cell]
+            black = np.median(
+                canvas_bgr[rim_rows[on_frames], rim_cols[on_frames]].astype(np.float64), axis=0
+            )
         band_count = int((usable & (lv_arr[:, 0] < 100)).sum())
         ids = lv_arr[usable, 0].astype(np.int64)
         # Locally, only the frames of cells whose window is seen: something lying on the
@@ -765,10 +818,13 @@ class BoardReader:
             return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
 
         a = design(p[:, 0], p[:, 1])
-        # First the band alone (always plastic), as a plane; then the rims that are dark
-        # enough to be plastic too, for the quadratic.
+        # First the band alone (always plastic, where not covered), as a plane; then the
+        # rims that are dark enough to be plastic too, for the quadratic. Without the
+        # band, the frames of the seen windows are the plastic.
         keep = np.zeros(len(lv), bool)
         keep[:band_count] = True
+        if band_count < 4:
+            keep |= trusted
         coef = np.zeros(6)
         if keep.sum() >= 4:
             coef[:3], *_ = np.linalg.lstsq(a[keep][:, :3], lv[keep], rcond=None)

@@ -463,3 +463,26 @@ def test_hands_over_the_band_on_a_dark_table_do_not_move_the_fit_a_cell() -> Non
             for k in range(3)
         )
         assert err < 0.5 * cell_side
+
+
+@pytest.mark.parametrize("name", ["00", "02", "03", "05", "09"])
+def test_a_band_covered_all_round_still_gives_the_plastics_black(name: str) -> None:
+    """The whole border band lies under something light (a printed band, paper): the
+    plastic's black is then taken from the frames of the empty cells' windows, and the
+    board reads as without it (a board with ten empty cells or more, in good light)."""
+    clean = reading_of(name)
+    assert clean.fit is not None
+    frame = load_image(str(STILLS / f"{name}.jpg"))
+    outer = outer_outline(name)
+    inner = min(
+        (np.roll(clean.fit.corners, -k, axis=0) for k in range(3)),
+        key=lambda c: float(np.linalg.norm(c - outer, axis=1).max()),
+    )
+    ring = (0.5 * (outer + inner)).round().astype(np.int32)
+    width = int(0.9 * np.linalg.norm(outer[0] - inner[0]) / 2)
+    cv2.polylines(frame, [ring], True, (120, 170, 200), width)
+    covered = reader().read(frame, clean.fit)
+    assert covered.board() == clean.board()
+    assert sum(c.state == "unknown" for c in covered.cells) <= sum(
+        c.state == "unknown" for c in clean.cells
+    )
