@@ -159,12 +159,11 @@ def _support(corners: FloatArray, pts: FloatArray, shape: tuple[int, int], tol: 
     return float((hit & inside).sum()) / total if total else 0.0
 
 
-def _hough_lines(img: NDArray[np.uint8], votes: int, limit: int, side_hint: float) -> list[Line]:
-    """The ``limit`` strongest distinct lines (rho, theta) of an outline image with at
-    least ``votes`` pixels on them, strongest first."""
-    lines = cv2.HoughLines(img, 1, np.pi / 180, max(20, votes))
+def _distinct_lines(lines: FloatArray, limit: int, side_hint: float) -> list[Line]:
+    """The first ``limit`` lines (rho, theta) of ``lines`` (N, 2) that are not near an
+    earlier one."""
     kept: list[Line] = []
-    for rho, theta in [] if lines is None else lines[:, 0, :]:
+    for rho, theta in lines:
         if len(kept) == limit:
             break
         if all(abs(rho - r) > 0.05 * side_hint or _angle_gap(theta, t) > 0.12 for r, t in kept):
@@ -190,10 +189,17 @@ def _hough_triangles(
         cfg.outline_line_votes,
         cfg.outline_lines,
     )
-    kept = _hough_lines(img, int(strong_votes * side_hint), strong_limit, side_hint)
+    found = cv2.HoughLinesWithAccumulator(img, 1, np.pi / 180, max(20, int(weak_votes * side_hint)))
+    if found is None:
+        return []
+    found = found.reshape(-1, 3)  # (rho, theta, votes)
+    found = found[np.argsort(-found[:, 2], kind="stable")]  # strongest first
+    lines = found[:, :2].astype(np.float64)
+    is_strong = found[:, 2] >= max(20, int(strong_votes * side_hint))
+    kept = _distinct_lines(lines[is_strong], strong_limit, side_hint)
     strong = len(kept)
     total = strong_limit + weak_limit
-    for line in _hough_lines(img, int(weak_votes * side_hint), total, side_hint):
+    for line in _distinct_lines(lines, total, side_hint):
         if len(kept) == total:
             break
         if all(
@@ -240,9 +246,7 @@ def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
     return outline_candidates(frame_bgr, cfg, limit=1)[0]
 
 
-def outline_candidates(
-    frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: int = 3
-) -> Sequence[Outline]:
+def outline_candidates(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: int = 3) -> Outlines:
     """Distinct triangular outlines, most likely first; :class:`BoardNotFoundError` if none.
 
     Dark regions are found at a few darkness levels (haze and flare lift the plastic's
@@ -296,22 +300,25 @@ def outline_candidates(
     # for when none of those fits (the reader ranks them by the lattice).
     found.sort(key=lambda f: (f[4], -f[0]))
     kept: list[tuple[float, FloatArray, FloatArray, float, bool]] = []
+    kept_corners = np.zeros((limit, 3, 2))
     for cand in found:
         if len(kept) == limit:
             break
         if cand[0] < cfg.min_outline_support:
             continue
         size = math.sqrt(_area(cand[1]))
-        if all(_corner_gap(cand[1], k[1]) > cfg.outline_distinct * size for k in kept):
+        gaps = _corner_gaps(cand[1], kept_corners[: len(kept)])
+        if (gaps > cfg.outline_distinct * size).all():
+            kept_corners[len(kept)] = cand[1]
             kept.append(cand)
     if not kept:
         raise BoardNotFoundError("no dark triangular board outline in the image")
-    return _Outlines(
+    return Outlines(
         [(corners, pts, support, scale, (sw, sh)) for _, corners, pts, support, _ in kept]
     )
 
 
-class _Outlines(Sequence[Outline]):
+class Outlines(Sequence[Outline]):
     """The kept outlines, each straightened (:func:`_refined`) only when first asked for:
     the reader mostly needs the first alone."""
 
@@ -338,13 +345,25 @@ class _Outlines(Sequence[Outline]):
             self._done[i] = _refined(*self._raw[i])
         return self._done[i]
 
+    def rough_corners(self, index: int) -> FloatArray:
+        """An outline's corners (3, 2) in frame pixels before it is straightened: cheap,
+        for ranking many outlines."""
+        corners, _, _, scale, _ = self._raw[index]
+        return canonical_order(corners / scale)
+
     def __repr__(self) -> str:
         return repr(list(self))
 
 
-def _corner_gap(a: FloatArray, b: FloatArray) -> float:
-    """The largest distance between matched corners of two triangles (best matching)."""
-    return min(float(np.linalg.norm(np.roll(a, k, axis=0) - b, axis=1).max()) for k in range(3))
+#: The three cyclic orders of a triangle's corners.
+_TURNS = np.array([[0, 1, 2], [1, 2, 0], [2, 0, 1]])
+
+
+def _corner_gaps(a: FloatArray, others: FloatArray) -> FloatArray:
+    """The largest distance between matched corners of triangle ``a`` (3, 2) and each of
+    ``others`` (K, 3, 2), over the best cyclic matching: (K,)."""
+    d = np.sqrt(((a[_TURNS][:, None] - others[None]) ** 2).sum(axis=-1))  # (3, K, 3)
+    return d.max(axis=2).min(axis=0)  # type: ignore[no-any-return]
 
 
 def _refined(

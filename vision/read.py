@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -294,15 +294,19 @@ class BoardReader:
         cfg = self.config
         outlines = outline_candidates(frame_bgr, cfg, cfg.outline_pool)
         pyramid = Pyramid(frame_bgr, cfg)
-        first = outlines[: cfg.outline_candidates]
-        best, problem = self._best_fit(frame_bgr, first, pyramid, None)
-        others = outlines[len(first) :]
+        first = min(cfg.outline_candidates, len(outlines))
+        # (each outline is straightened only when it is tried)
+        best, problem = self._best_fit(
+            frame_bgr, (outlines[i] for i in range(first)), pyramid, None
+        )
+        others = range(first, len(outlines))
         if others and (best is None or best.points < cfg.enough_lattice_points):
             # The likeliest outlines do not fit well (a hand or clutter over the border
             # makes many triangles): the others are ranked by a coarse lattice fit.
-            scores = lattice_scores(pyramid, [o.corners for o in others], cfg)
+            rough = [outlines.rough_corners(i) for i in others]
+            scores = lattice_scores(pyramid, rough, cfg)
             order = np.argsort(-scores, kind="stable")[: cfg.outline_reranked]
-            ranked = [others[int(k)] for k in order]
+            ranked = (outlines[others[int(k)]] for k in order)
             # More outlines tried are more chances of a lattice fitting by accident (at
             # half the board's scale, say): one of these must be held by enough points.
             found, more = self._best_fit(frame_bgr, ranked, pyramid, None)
@@ -320,7 +324,7 @@ class BoardReader:
     def _best_fit(
         self,
         frame_bgr: NDArray[np.uint8],
-        outlines: Sequence[Outline],
+        outlines: Iterable[Outline],
         pyramid: Pyramid,
         best: BoardFit | None,
     ) -> tuple[BoardFit | None, str]:
