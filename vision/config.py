@@ -98,6 +98,9 @@ class ReaderConfig:
     disc_min_contrast: float
     disc_navy_weight: float
     disc_blur_max_white: float
+    disc_blur_max_colour: float  # the sectors' share blur may mix into the disc at most
+    disc_blur_colour_steps: int  # so many shares of the sectors tried, 0 included
+    disc_blur_max_mix: float  # white and sectors together, at most (some navy is left)
     disc_blur_min_white: float
     disc_blur_min_tiles: int
     disc_blur_max_cost: float

@@ -281,11 +281,17 @@ class BoardReader:
         self.numerals = NumeralReader()
         black, white = nominal_linear("black"), nominal_linear("white")
         navy = normalise(nominal_linear("navy"), black, white)
-        # Blur mixes the disc's navy with its white numeral (linearly, in linear light):
-        # the disc's darker part lies on the line from navy towards white.
-        self.navy_shares = np.linspace(0.0, self.config.disc_blur_max_white, 11)
-        share = self.navy_shares[:, None]
-        self.navy_lab = linear_rgb_to_lab((1.0 - share) * navy + share * np.ones(3))
+        # Blur mixes the disc's navy with its white numeral and with the tile's own
+        # sectors around it (linearly, in linear light): the disc's darker part lies in
+        # the triangle of navy, white and the sectors' mean colour. The mixes tried:
+        # (white share, sectors' share) pairs, flattened; not so much that no navy is left.
+        cfg = self.config
+        white_shares = np.linspace(0.0, cfg.disc_blur_max_white, 11)
+        colour_shares = np.linspace(0.0, cfg.disc_blur_max_colour, cfg.disc_blur_colour_steps)
+        ws, cs = (g.ravel() for g in np.meshgrid(white_shares, colour_shares, indexing="ij"))
+        keep = ws + cs <= cfg.disc_blur_max_mix + 1e-9
+        self.navy_shares, self.colour_shares = ws[keep], cs[keep]
+        self.navy_linear = navy
 
     # -- the pipeline -------------------------------------------------------------------
 
@@ -655,7 +661,8 @@ class BoardReader:
         light = self._light_field(disc_lin, CENTROIDS[candidates], black, white)
         whites = black + (white - black) * light[:, None]  # (K, 3)
         gains = self._palette_gains([sector_lin[k] for k in sure], black, [whites[k] for k in sure])
-        labs = linear_rgb_to_lab(normalise(np.stack(sector_lin), black, whites[:, None, :]) * gains)
+        sectors = normalise(np.stack(sector_lin), black, whites[:, None, :]) * gains  # (K, 3, 3)
+        labs = linear_rgb_to_lab(sectors)
         sector_costs = np.stack(
             [
                 colour_distance(labs, self.prototypes[c], cfg.colour_lightness_weight)
@@ -671,7 +678,10 @@ class BoardReader:
             details["disc_offsets"] = num_offsets
             details["disc_contrast"] = num_contrast
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
-        discs = [self._disc(d, black, w, gains) for d, w in zip(disc_lin, whites, strict=True)]
+        discs = [
+            self._disc(d, black, w, gains, sectors[k].mean(axis=0))
+            for k, (d, w) in enumerate(zip(disc_lin, whites, strict=True))
+        ]
         # How much blur mixes the numeral's white into the navy is one property of the
         # photo: the share that fits best the discs of the tiles plain from their colours
         # or their numeral (not a hand's "disc"). A little is no blur (the disc's halo),
@@ -686,7 +696,10 @@ class BoardReader:
         if len(plain) >= cfg.disc_blur_min_tiles:
             mixes = np.stack([discs[k][1] for k in plain])  # (K', shares)
             fit_share = int(np.argmin(np.median(mixes, axis=0)))
-            if self.navy_shares[fit_share] < cfg.disc_blur_min_white:
+            if (
+                self.navy_shares[fit_share] < cfg.disc_blur_min_white
+                and self.colour_shares[fit_share] < cfg.disc_blur_min_white
+            ):
                 fit_share = 0
         structure_ok = [(c, float(m[fit_share])) for c, m in discs]
         if details is not None:
@@ -966,21 +979,30 @@ class BoardReader:
         return gains
 
     def _disc(
-        self, disc: FloatArray, black: FloatArray, white: FloatArray, gains: FloatArray
+        self,
+        disc: FloatArray,
+        black: FloatArray,
+        white: FloatArray,
+        gains: FloatArray,
+        around: FloatArray,
     ) -> tuple[float, FloatArray]:
         """A tile's centre: a navy disc with a white numeral. Returns the contrast and the
         navy distances (S,).
 
         Contrast is the spread of the disc zone's brightness relative to black-to-white;
         the navy distances are the Lab distances of its darker part to the navy prototype
-        mixed with each share of white of ``self.navy_lab`` (blur mixes the numeral in),
-        under the same tint correction (``gains``) as the tiles' colours.
+        mixed with each share of white (blur mixes the numeral in) and of ``around`` (3,),
+        the tile's sectors' mean normalised colour (blur mixes them in too), as listed in
+        ``self.navy_shares`` and ``self.colour_shares``; under the same tint correction
+        (``gains``) as the tiles' colours.
         """
         if len(disc) < 6:
-            return 1.0, np.zeros(len(self.navy_lab))
+            return 1.0, np.zeros(len(self.navy_shares))
         v = disc.max(axis=1)
         lo, mid, hi = np.percentile(v, [15, 40, 92])
         contrast = float((hi - lo) / max(float(white.max() - black.max()), 1e-3))
         dark = disc[v <= mid]
         lab = linear_rgb_to_lab(normalise(np.median(dark, axis=0), black, white) * gains)
-        return contrast, np.linalg.norm(lab - self.navy_lab, axis=-1)
+        ws, cs = self.navy_shares[:, None], self.colour_shares[:, None]
+        mixed = (1.0 - ws - cs) * self.navy_linear + ws * np.ones(3) + cs * around
+        return contrast, np.linalg.norm(lab - linear_rgb_to_lab(mixed), axis=-1)

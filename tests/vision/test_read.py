@@ -169,6 +169,23 @@ def test_an_out_of_focus_photo_still_reads_its_tiles() -> None:
     assert right >= 0.75 * len(truth_board("00").placements)
 
 
+def test_strong_blur_mixes_the_sectors_into_the_disc() -> None:
+    """Blur of a tenth of a tile side, then the detail of half the resolution lost: the
+    discs take the colour of the sectors around them as well as of their numerals. A board
+    with only eight tiles learns that mix from the tiles themselves, and reads them."""
+    clean = reading_of("03")
+    assert clean.fit is not None
+    frame = load_image(str(STILLS / "03.jpg"))
+    h, w = frame.shape[:2]
+    blurred = cv2.GaussianBlur(frame, (0, 0), 0.1 * px_per_unit(clean.fit.homography))
+    half = cv2.resize(blurred, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    reading = reader().read(cv2.resize(half, (w, h)))
+    assert reading.found
+    right, wrong = right_and_wrong(reading, "03")
+    assert wrong == 0
+    assert right >= 0.75 * len(truth_board("03").placements)
+
+
 def test_the_light_field_follows_a_lamps_falloff() -> None:
     """The numerals' whites across the board give a smooth light field; a hand's pale
     "disc" among them does not bend it."""
