@@ -168,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
                 elif state == "unknown":
                     totals["empty read unknown"] += 1
                     image_ok = False
+                    if args.details:
+                        print(f"{path.name} cell {i}: truth empty, read {o_cell}")
         totals["images exact"] += int(image_ok)
         for k, v in groups.items():
             stats[k][v][0] += int(image_ok)

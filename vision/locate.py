@@ -125,38 +125,41 @@ def _intersect(l1: tuple[FloatArray, FloatArray], l2: tuple[FloatArray, FloatArr
     return p + t * r
 
 
-def _support(corners: FloatArray, pts: FloatArray, shape: tuple[int, int], tol: float) -> float:
-    """How much of the triangle's sides the outline points follow (0..1).
+def _supports(
+    corners: FloatArray, pts: FloatArray, shape: tuple[int, int], tol: FloatArray
+) -> FloatArray:
+    """How much of each triangle's sides the outline points follow (0..1), for T
+    triangles ``corners`` (T, 3, 2) at once with tolerances ``tol`` (T,): (T,).
 
-    Only the parts of the sides inside the frame count, and not the rounded corners.
-    ``corners`` (3, 2), ``pts`` (P, 2) float64; the three sides are measured together.
+    Only the parts of the sides inside the frame count, and not the rounded corners;
+    ``pts`` (P, 2) float64; the three sides are measured together.
     """
     h, w = shape
     a = corners
-    d = np.roll(corners, -1, axis=0) - a  # (3, 2) side vectors
-    length = np.hypot(d[:, 0], d[:, 1])
-    if np.any(length < 1):
-        return 0.0
-    u = d / length[:, None]
+    d = np.roll(corners, -1, axis=1) - a  # (T, 3, 2) side vectors
+    length = np.hypot(d[..., 0], d[..., 1])  # (T, 3)
+    degenerate = np.any(length < 1, axis=1)
+    length = np.maximum(length, 1.0)
+    u = d / length[..., None]
     ts = np.linspace(0.15, 0.85, 36)
-    samples = a[:, None, :] + (ts[None, :] * length[:, None])[:, :, None] * u[:, None, :]
+    samples = a[:, :, None, :] + (ts * length[..., None])[..., None] * u[:, :, None, :]
     inside = (
         (samples[..., 0] > 2)
         & (samples[..., 0] < w - 3)
         & (samples[..., 1] > 2)
         & (samples[..., 1] < h - 3)
-    )  # (3, 36)
-    rel = pts[None, :, :] - a[:, None, :]  # (3, P, 2)
-    along = rel[..., 0] * u[:, None, 0] + rel[..., 1] * u[:, None, 1]
-    across = rel[..., 0] * -u[:, None, 1] + rel[..., 1] * u[:, None, 0]
-    near = np.abs(across) < tol
-    side, pt = np.nonzero(near)
-    idx = np.round((along[side, pt] / length[side] - 0.15) / 0.02).astype(int)
+    )  # (T, 3, 36)
+    rel = pts[None, None, :, :] - a[:, :, None, :]  # (T, 3, P, 2)
+    along = rel[..., 0] * u[..., None, 0] + rel[..., 1] * u[..., None, 1]
+    across = rel[..., 0] * -u[..., None, 1] + rel[..., 1] * u[..., None, 0]
+    tri, side, pt = np.nonzero(np.abs(across) < tol[:, None, None])
+    idx = np.round((along[tri, side, pt] / length[tri, side] - 0.15) / 0.02).astype(int)
     ok = (idx >= 0) & (idx < len(ts))
-    hit = np.zeros((3, len(ts)), bool)
-    hit[side[ok], idx[ok]] = True
-    total = float(inside.sum())
-    return float((hit & inside).sum()) / total if total else 0.0
+    hit = np.zeros(inside.shape, bool)
+    hit[tri[ok], side[ok], idx[ok]] = True
+    total = inside.sum(axis=(1, 2))
+    out = (hit & inside).sum(axis=(1, 2)) / np.maximum(total, 1)
+    return np.where(degenerate | (total == 0), 0.0, out)  # type: ignore[no-any-return]
 
 
 def _distinct_lines(lines: FloatArray, limit: int, side_hint: float) -> list[Line]:
@@ -288,11 +291,14 @@ def outline_candidates(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: i
             proposals = [] if tri is None else [(tri.reshape(3, 2).astype(np.float64), False)]
             side_hint = math.sqrt(area) * 1.5
             proposals += _hough_triangles(inner, (sh, sw), side_hint, cfg)
-            for corners, weak in proposals:
-                if not _triangle_ok(corners, (sh, sw)):
-                    continue
-                perimeter = sum(np.hypot(*(corners[i] - corners[(i + 1) % 3])) for i in range(3))
-                support = _support(corners, inner, (sh, sw), 0.012 * perimeter)
+            proposals = [(c, weak) for c, weak in proposals if _triangle_ok(c, (sh, sw))]
+            if not proposals:
+                continue
+            tris = np.stack([c for c, _ in proposals])  # (T, 3, 2)
+            sides = np.roll(tris, -1, axis=1) - tris
+            perimeters = np.hypot(sides[..., 0], sides[..., 1]).sum(axis=1)
+            supports = _supports(tris, inner, (sh, sw), 0.012 * perimeters)
+            for (corners, weak), support in zip(proposals, supports, strict=True):
                 # The board region should fill the triangle (windows and tiles included).
                 score = support * min(1.0, area / (0.35 * _area(corners)))
                 found.append((score, corners, inner, float(support), weak))

@@ -302,9 +302,7 @@ class BoardReader:
         pyramid = Pyramid(frame_bgr, cfg)
         first = min(cfg.outline_candidates, len(outlines))
         # (each outline is straightened only when it is tried)
-        best, problem = self._best_fit(
-            frame_bgr, (outlines[i] for i in range(first)), pyramid, None
-        )
+        best, problem = self._best_fit(frame_bgr, (outlines[i] for i in range(first)), pyramid)
         others = range(first, len(outlines))
         if others and (best is None or best.points < cfg.enough_lattice_points):
             # The likeliest outlines do not fit well (a hand or clutter over the border
@@ -315,7 +313,7 @@ class BoardReader:
             ranked = (outlines[others[int(k)]] for k in order)
             # More outlines tried are more chances of a lattice fitting by accident (at
             # half the board's scale, say): one of these must be held by enough points.
-            found, more = self._best_fit(frame_bgr, ranked, pyramid, None)
+            found, more = self._best_fit(frame_bgr, ranked, pyramid)
             if (
                 found is not None
                 and found.points >= cfg.enough_lattice_points
@@ -332,12 +330,12 @@ class BoardReader:
         frame_bgr: NDArray[np.uint8],
         outlines: Iterable[Outline],
         pyramid: Pyramid,
-        best: BoardFit | None,
     ) -> tuple[BoardFit | None, str]:
-        """The fit on the most lattice points of ``best`` and those of ``outlines``,
-        tried in order until one is held by ``outline_enough_points``; and why the last
-        refused one was refused."""
+        """The fit on the most lattice points of those of ``outlines``, tried in order
+        until one is held by ``enough_lattice_points``; and why the last refused one was
+        refused."""
         cfg = self.config
+        best: BoardFit | None = None
         problem = ""
         for outline in outlines:
             try:
@@ -353,7 +351,7 @@ class BoardReader:
                 continue
             if best is None or fit.points > best.points:
                 best = fit
-            if fit.points >= cfg.outline_enough_points:
+            if fit.points >= cfg.enough_lattice_points:
                 break
         return best, problem
 
