@@ -55,6 +55,8 @@ class ReaderConfig:
     min_cells_for_perspective: int
     max_perspective_ratio: float
     max_anisotropy: float
+    saturation_range: tuple[float, float]  # how much less or more saturated a camera may render
+    saturation_tolerance: float  # chroma scales nearer 1 than this factor are left out
     black_min_windows: int  # seen windows whose frames may overrule a covered band
     outline_line_votes: tuple[float, float]  # strong, weak lines: stretches of the side hint
     outline_lines: tuple[int, int]  # so many strong lines at most, and weak ones besides
@@ -136,6 +138,8 @@ class ReaderConfig:
         values["band_strip"] = (float(inner), float(outer))
         lo, hi = data["light_field_range"]
         values["light_field_range"] = (float(lo), float(hi))
+        lo_sat, hi_sat = data["saturation_range"]
+        values["saturation_range"] = (float(lo_sat), float(hi_sat))
         strong, weak = data["outline_line_votes"]
         values["outline_line_votes"] = (float(strong), float(weak))
         strong_lines, weak_lines = data["outline_lines"]

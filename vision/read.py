@@ -171,6 +171,15 @@ def _unclear(cells: Sequence[CellReading]) -> int:
     return sum(c.state == UNKNOWN and c.note != OUTSIDE for c in cells)
 
 
+def _scaled_chroma(lab: FloatArray, chroma: float) -> FloatArray:
+    """Lab colours (..., 3) with their chroma (a*, b*) scaled by ``chroma``."""
+    if chroma == 1.0:
+        return lab
+    out = np.array(lab, dtype=np.float64)
+    out[..., 1:] *= chroma
+    return out
+
+
 def _sample_stride(ppu: int, cfg: ReaderConfig) -> int:
     """Every how many pixels to sample a zone for its statistics: the same density per
     board unit at any canvas size (all of them at the smallest)."""
@@ -658,9 +667,11 @@ class BoardReader:
         # judged against the white the smooth light field gives at its place.
         light = self._light_field(disc_lin, CENTROIDS[candidates], black, white)
         whites = black + (white - black) * light[:, None]  # (K, 3)
-        gains = self._palette_gains([sector_lin[k] for k in sure], black, [whites[k] for k in sure])
+        gains, chroma = self._palette_gains(
+            [sector_lin[k] for k in sure], black, [whites[k] for k in sure]
+        )
         sectors = normalise(np.stack(sector_lin), black, whites[:, None, :]) * gains  # (K, 3, 3)
-        labs = linear_rgb_to_lab(sectors)
+        labs = _scaled_chroma(linear_rgb_to_lab(sectors), chroma)
         sector_costs = np.stack(
             [
                 colour_distance(labs, self.prototypes[c], cfg.colour_lightness_weight)
@@ -677,7 +688,7 @@ class BoardReader:
             details["disc_contrast"] = num_contrast
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
         discs = [
-            self._disc(d, black, w, gains, sectors[k].mean(axis=0))
+            self._disc(d, black, w, gains, chroma, sectors[k].mean(axis=0))
             for k, (d, w) in enumerate(zip(disc_lin, whites, strict=True))
         ]
         # How much blur mixes the numeral's white into the navy is one property of the
@@ -953,19 +964,23 @@ class BoardReader:
 
     def _palette_gains(
         self, sectors: list[FloatArray], black: FloatArray, whites: list[FloatArray]
-    ) -> FloatArray:
-        """Per-channel gains that best map the observed sectors onto the palette.
+    ) -> tuple[FloatArray, float]:
+        """Per-channel gains (3,) that best map the observed sectors onto the palette, and
+        the scale of their Lab chroma that does.
 
         The tile set's colours are known, so the observed colours themselves say how the
-        light is tinted; the overall level is kept from the white point (each tile's own,
-        ``whites``).
+        light is tinted and how saturated the camera renders colours (a phone's boost, a
+        washed-out webcam); the overall level is kept from the white point (each tile's
+        own, ``whites``).
         """
         obs = np.concatenate([normalise(s, black, w) for s, w in zip(sectors, whites, strict=True)])
         if len(obs) < 9:
-            return np.ones(3)
+            return np.ones(3), 1.0
         protos = np.array([self.proto_linear[c] for c in TILE_COLOURS])
         proto_lab = np.array([self.prototypes[c] for c in TILE_COLOURS])
         gains = np.ones(3)
+        cfg = self.config
+        lo, hi = cfg.saturation_range
         for _ in range(3):
             lab = linear_rgb_to_lab(obs * gains)
             d = np.linalg.norm(lab[:, None, :] - proto_lab[None, :, :], axis=2)
@@ -974,7 +989,19 @@ class BoardReader:
             new = (obs * target).sum(axis=0) / np.maximum((obs * obs).sum(axis=0), 1e-9)
             new = new / np.exp(np.mean(np.log(np.maximum(new, 1e-6))))
             gains = np.clip(new, 0.6, 1.6)
-        return gains
+        # The spread of the chroma (a*, b*) of the nearest colours against that observed,
+        # about their means (a tint the gains left does not count). Within the palette's
+        # own spread (print, plastic, shading) the colours are left as they are, and a
+        # scale past what a camera does is no camera's rendering either.
+        lab = linear_rgb_to_lab(obs * gains)
+        nearest = np.linalg.norm(lab[:, None] - proto_lab[None], axis=2).argmin(axis=1)
+        seen, want = lab[:, 1:], proto_lab[nearest, 1:]
+        seen, want = seen - seen.mean(axis=0), want - want.mean(axis=0)
+        den = float((seen * seen).sum())
+        chroma = float((seen * want).sum()) / den if den > 1e-9 else 1.0
+        if not (lo < chroma < hi) or abs(math.log(chroma)) < math.log(cfg.saturation_tolerance):
+            chroma = 1.0
+        return gains, chroma
 
     def _disc(
         self,
@@ -982,6 +1009,7 @@ class BoardReader:
         black: FloatArray,
         white: FloatArray,
         gains: FloatArray,
+        chroma: float,
         around: FloatArray,
     ) -> tuple[float, FloatArray]:
         """A tile's centre: a navy disc with a white numeral. Returns the contrast and the
@@ -992,7 +1020,7 @@ class BoardReader:
         mixed with each share of white (blur mixes the numeral in) and of ``around`` (3,),
         the tile's sectors' mean normalised colour (blur mixes them in too), as listed in
         ``self.navy_shares`` and ``self.colour_shares``; under the same tint correction
-        (``gains``) as the tiles' colours.
+        (``gains``, then ``chroma`` on the Lab chroma) as the tiles' colours.
         """
         if len(disc) < 6:
             return 1.0, np.zeros(len(self.navy_shares))
@@ -1001,6 +1029,7 @@ class BoardReader:
         contrast = float((hi - lo) / max(float(white.max() - black.max()), 1e-3))
         dark = disc[v <= mid]
         lab = linear_rgb_to_lab(normalise(np.median(dark, axis=0), black, white) * gains)
+        lab = _scaled_chroma(lab, chroma)
         ws, cs = self.navy_shares[:, None], self.colour_shares[:, None]
         mixed = (1.0 - ws - cs) * self.navy_linear + ws * np.ones(3) + cs * around
         return contrast, np.linalg.norm(lab - linear_rgb_to_lab(mixed), axis=-1)

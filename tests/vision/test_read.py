@@ -110,6 +110,25 @@ def test_a_colour_cast_and_dimmer_light_change_nothing() -> None:
     assert same_board_up_to_turn(b.board(), a.board())
 
 
+def saturated(frame: np.ndarray, factor: float) -> np.ndarray:
+    """The photo with its saturation scaled (a phone's boost above 1, a washed-out webcam
+    below): the HSV saturation times ``factor``."""
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] = np.clip(hsv[..., 1] * factor, 0, 255)
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
+@pytest.mark.parametrize("name", ["02", "05", "08", "09"])
+@pytest.mark.parametrize("factor", [0.7, 1.6])
+def test_a_camera_that_renders_colours_more_or_less_saturated_reads_the_same(
+    name: str, factor: float
+) -> None:
+    """The tile set's own colours say how saturated the camera renders them: a boosted or
+    a washed-out photo reads as the plain one."""
+    frame = load_image(str(STILLS / f"{name}.jpg"))
+    assert reader().read(saturated(frame, factor)).board() == reading_of(name).board()
+
+
 def glare(frame: np.ndarray, centre: np.ndarray, sigma: float, peak: float) -> np.ndarray:
     """A lamp's reflection: light added over a round spot (the plastic and tiles alike).
 
