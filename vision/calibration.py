@@ -995,7 +995,7 @@ def judge(measures: Mapping[str, float | None], config: CalibrationConfig | None
 def unclear_share(reading: BoardReading) -> float | None:
     """The share of the cells in view that read as neither empty nor a tile; None when
     no cell is in view. A board set up for calibration shows its cells: many unknown
-    ones are something lying over it, or a lattice a cell off (the band covered)."""
+    ones are something lying over it, or a lattice that does not fit it."""
     seen = [c for c in reading.cells if c.note != OUTSIDE]
     if not seen:
         return None
@@ -1227,17 +1227,21 @@ def recheck(
     reference: float | None = None,
     prototypes: Mapping[Colour, FloatArray] | None = None,
     config: CalibrationConfig | None = None,
+    reader: BoardReader | None = None,
 ) -> Recheck:
     """The verdict and lattice score of a known fit on a new frame (a live view's second).
 
     Nothing is located: the frame is measured under the fit (as :func:`calibrate` judges),
     and the fit's lattice score compared with ``reference`` (the board may have moved).
+    With a ``reader`` the cells are read under the fit too, for the share of unclear ones.
     """
     cfg = config or default_calibration_config()
     frame_bgr = check_frame(frame_bgr)
     measures: dict[str, float | None] = dict(measure(frame_bgr, fit, reader_cfg, cfg.glare_level))
     if prototypes is not None and len(prototypes) >= 2:
         measures["separation"] = separation(prototypes, reader_cfg.colour_lightness_weight)
+    if reader is not None:
+        measures["unclear"] = unclear_share(reader.read(frame_bgr, fit))
     score = lattice_score(frame_bgr, fit, reader_cfg, cfg.score_ppu)
     fresh = None if reference is None else score >= cfg.keep_score_ratio * reference
     verdict = judge(measures, cfg)

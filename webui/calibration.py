@@ -258,7 +258,7 @@ def _live_check(d: Desk) -> dict[str, Any]:
         key = f"{name}/{d.version}/{id(frame)}"
         if key == d.live_seen:
             return d.live_state
-        from vision.calibration import recheck
+        from vision.calibration import reader_for, recheck
         from vision.read import BoardReader
 
         fit, origin, profile = _live_fit(d, frame)
@@ -269,7 +269,8 @@ def _live_check(d: Desk) -> dict[str, Any]:
             protos = profile.prototype_arrays() if profile is not None else None
             reference = profile.lattice_score if profile is not None else None
             try:
-                check = recheck(frame, fit, BoardReader().config, reference, protos)
+                reader = reader_for(profile, BoardReader())
+                check = recheck(frame, fit, reader.config, reference, protos, reader=reader)
             except VisionError as exc:
                 log.info("calibration page: live re-check failed: %s", exc)
             else:

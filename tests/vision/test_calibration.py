@@ -24,6 +24,7 @@ from vision.calibration import (
     TOO_DARK,
     TOO_SMALL,
     TOO_STEEP,
+    UNCLEAR,
     USABLE,
     Calibration,
     Profile,
@@ -220,6 +221,23 @@ def test_recheck_a_fit_on_a_new_frame() -> None:
     assert moved.fresh is False and moved.verdict.level == BAD
     assert "moved" in moved.verdict.words
     assert recheck(frame(200), prof.fit, config).fresh is None
+
+
+def test_recheck_counts_the_cells_that_do_not_read() -> None:
+    """With a reader, the live re-check reads the cells under the fit: a clear board reads
+    them all; a sheet lying over half the board leaves them unclear, and says so."""
+    prof = profile()
+    reader = reader_for(prof, BoardReader())
+    clear = recheck(frame(200), prof.fit, reader.config, reader=reader)
+    assert clear.verdict.measures["unclear"] == 0.0 and UNCLEAR not in clear.verdict.problems
+    covered = frame(200)
+    corners = prof.fit.corners
+    sheet = np.vstack([corners[0], corners[1], 0.5 * (corners[1] + corners[2])])
+    cv2.fillPoly(covered, [sheet.round().astype(np.int32)], (205, 215, 220))
+    seen = recheck(covered, prof.fit, reader.config, reader=reader)
+    assert seen.verdict.measures["unclear"] > 0.3
+    assert UNCLEAR in seen.verdict.problems and seen.verdict.level != GOOD
+    assert "unclear" not in recheck(covered, prof.fit, reader.config).verdict.measures
 
 
 # ----------------------------------------------------------------------------- colours
