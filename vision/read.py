@@ -819,20 +819,22 @@ class BoardReader:
             if covered.any():
                 usable &= ~covered
                 band_kept = ~np.isin(band_groups, group_ids[covered])
-        if band_kept.sum() >= 20:
-            black = np.median(
-                canvas_bgr[rows[band_kept], cols[band_kept]].astype(np.float64), axis=0
-            )
-        else:  # the whole band covered: the frames of the seen windows
-            on_frames = inside & windows[rim_cell]
+        on_frames = inside & windows[rim_cell]
+        if band_kept.sum() < 20 and on_frames.sum() >= 20:
+            # the whole band covered: the frames of the seen windows
             black = np.median(
                 canvas_bgr[rim_rows[on_frames], rim_cols[on_frames]].astype(np.float64), axis=0
             )
-        band_count = int((usable & (lv_arr[:, 0] < 100)).sum())
-        ids = lv_arr[usable, 0].astype(np.int64)
+        else:
+            if band_kept.sum() < 20:
+                band_kept[:] = True
+            black = np.median(
+                canvas_bgr[rows[band_kept], cols[band_kept]].astype(np.float64), axis=0
+            )
+        band_count = int((usable & (group_ids < 100)).sum())
         # Locally, only the frames of cells whose window is seen: something lying on the
         # band (a hand, a pencil) is no glare.
-        trusted = (ids >= 100) & windows[np.clip(ids - 100, 0, len(windows) - 1)]
+        trusted = framed[usable]
         pts = [tuple(p) for p in pts_arr[usable]]
         levels = list(lv_arr[usable, 1])
         p = np.array(pts, dtype=np.float64)
