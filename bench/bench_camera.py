@@ -1,0 +1,148 @@
+"""How the reader holds up under camera pipelines our renderer does not make.
+
+    python bench/bench_camera.py DIR [--limit N]
+
+Every labelled still of DIR (``spectrangle generate DIR --stills N``, or
+``sample_images/stills``) is read as it is and after each of a few transformations that
+phones and webcams apply and our renderer does not: more or less saturation, tone curves,
+a hue shift, a colour matrix, sharpening, heavy JPEG, another resolution. For each, the
+tiles read exactly, named wrongly and left unknown, against the truth (a proxy for photos
+of a kind the reader was never tuned on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from engine import SPECTRANGLE36, Board
+from vision.read import BoardReader, BoardReading, load_image
+
+Image = NDArray[np.uint8]
+
+
+def saturation(factor: float) -> Callable[[Image], Image]:
+    def apply(img: Image) -> Image:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
+        hsv[..., 1] = np.clip(hsv[..., 1] * factor, 0, 255)
+        return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+    return apply
+
+
+def gamma(g: float) -> Callable[[Image], Image]:
+    table = (255 * (np.arange(256) / 255.0) ** g).astype(np.uint8)
+    return lambda img: cv2.LUT(img, table)
+
+
+def s_curve(img: Image) -> Image:
+    x = np.arange(256) / 255.0
+    return cv2.LUT(img, (255 * (3 * x**2 - 2 * x**3)).astype(np.uint8))
+
+
+def hue(degrees: float) -> Callable[[Image], Image]:
+    def apply(img: Image) -> Image:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV_FULL).astype(np.int32)
+        hsv[..., 0] = (hsv[..., 0] + round(degrees * 256 / 360)) % 256
+        return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR_FULL)
+
+    return apply
+
+
+def colour_matrix(img: Image) -> Image:
+    m = np.array([[1.2, -0.1, -0.1], [-0.05, 1.1, -0.05], [-0.05, -0.15, 1.2]], np.float32)
+    out = np.clip(img.astype(np.float32) @ m.T, 0, 255)  # BGR rows: a camera's crosstalk fix
+    return out.astype(np.uint8)
+
+
+def sharpen(img: Image) -> Image:
+    return cv2.addWeighted(img, 1.8, cv2.GaussianBlur(img, (0, 0), 2), -0.8, 0)
+
+
+def jpeg(quality: int) -> Callable[[Image], Image]:
+    def apply(img: Image) -> Image:
+        ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else img
+
+    return apply
+
+
+def resized(factor: float) -> Callable[[Image], Image]:
+    """Another resolution; the truth's pixel corners are not used, so nothing to scale."""
+    inter = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+    return lambda img: cv2.resize(img, None, fx=factor, fy=factor, interpolation=inter)
+
+
+TRANSFORMS: dict[str, Callable[[Image], Image]] = {
+    "as rendered": lambda img: img,
+    "saturation x0.6": saturation(0.6),
+    "saturation x1.5": saturation(1.5),
+    "gamma 0.7": gamma(0.7),
+    "gamma 1.4": gamma(1.4),
+    "tone S-curve": s_curve,
+    "hue +10 deg": hue(10),
+    "hue -10 deg": hue(-10),
+    "colour matrix": colour_matrix,
+    "sharpened": sharpen,
+    "JPEG q30": jpeg(30),
+    "half size": resized(0.5),
+    "2.5x size": resized(2.5),
+}
+
+
+def score(reading: BoardReading, truth: Board, visible: set[int]) -> tuple[int, int]:
+    """Tiles in view read right, and tiles read wrong anywhere (the reading turned as it
+    fits the truth best)."""
+    if not reading.found:
+        return 0, 0
+    board = reading.board()
+    best = (-1, 0)
+    for _ in range(3):
+        placed = board.placements
+        right = sum(p == truth[p.index] and p.index in visible for p in placed)
+        wrong = sum(p != truth[p.index] for p in placed)
+        if right > best[0]:
+            best = (right, wrong)
+        board = board.rotated()
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--limit", type=int, default=0)
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    paths = sorted(p for p in args.folder.rglob("*.json") if p.with_suffix(".jpg").exists())
+    if args.limit:
+        paths = paths[: args.limit]
+    if not paths:
+        print(f"no labelled images in {args.folder}", file=sys.stderr)
+        return 2
+    reader = BoardReader()
+    totals = {name: [0, 0, 0] for name in TRANSFORMS}  # right, wrong, tiles
+    for path in paths:
+        data = json.loads(path.read_text())
+        truth = Board.from_notation(data["board"], SPECTRANGLE36.geometry)
+        visible = {c["index"] for c in data["cells"] if c["state"] == "tile"}
+        frame = load_image(str(path.with_suffix(".jpg")))
+        for name, transform in TRANSFORMS.items():
+            right, wrong = score(reader.read(transform(frame)), truth, visible)
+            totals[name][0] += right
+            totals[name][1] += wrong
+            totals[name][2] += len(visible)
+    print(f"{len(paths)} stills; tiles in view counted, read right / wrong:")
+    for name, (right, wrong, tiles) in totals.items():
+        print(f"  {name:16s} right {right / max(tiles, 1):6.1%}  wrong {wrong:3d}  ({tiles} tiles)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
