@@ -56,7 +56,7 @@ class ReaderConfig:
     max_perspective_ratio: float
     max_anisotropy: float
     saturation_range: tuple[float, float]  # how much less or more saturated a camera may render
-    saturation_tolerance: float  # chroma scales nearer 1 than this factor are left out
+    saturation_tolerance: tuple[float, float]  # chroma scales within 1/less..more are left out
     black_min_windows: int  # seen windows whose frames may overrule a covered band
     outline_line_votes: tuple[float, float]  # strong, weak lines: stretches of the side hint
     outline_lines: tuple[int, int]  # so many strong lines at most, and weak ones besides
@@ -140,6 +140,8 @@ class ReaderConfig:
         values["light_field_range"] = (float(lo), float(hi))
         lo_sat, hi_sat = data["saturation_range"]
         values["saturation_range"] = (float(lo_sat), float(hi_sat))
+        less, more = data["saturation_tolerance"]
+        values["saturation_tolerance"] = (float(less), float(more))
         strong, weak = data["outline_line_votes"]
         values["outline_line_votes"] = (float(strong), float(weak))
         strong_lines, weak_lines = data["outline_lines"]

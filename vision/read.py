@@ -994,14 +994,17 @@ class BoardReader:
         # The spread of the chroma (a*, b*) of the nearest colours against that observed,
         # about their means (a tint the gains left does not count). Within the palette's
         # own spread (print, plastic, shading) the colours are left as they are, and a
-        # scale past what a camera does is no camera's rendering either.
+        # scale past what a camera does is no camera's rendering either. Naming each
+        # colour by its nearest pulls the scale down (washed-out colours are named white
+        # or purple more often), so less is asked of a scale above 1.
         lab = linear_rgb_to_lab(obs * gains)
         nearest = np.linalg.norm(lab[:, None] - proto_lab[None], axis=2).argmin(axis=1)
         seen, want = lab[:, 1:], proto_lab[nearest, 1:]
         seen, want = seen - seen.mean(axis=0), want - want.mean(axis=0)
         den = float((seen * seen).sum())
         chroma = float((seen * want).sum()) / den if den > 1e-9 else 1.0
-        if not (lo < chroma < hi) or abs(math.log(chroma)) < math.log(cfg.saturation_tolerance):
+        less, more = cfg.saturation_tolerance
+        if not (lo < chroma < hi) or 1.0 / less < chroma < more:
             chroma = 1.0
         return gains, chroma
 
