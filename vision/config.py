@@ -134,18 +134,17 @@ class ReaderConfig:
         values = config_values(cls, data, "reader")
         values["align_rounds"] = tuple(AlignRound(**r) for r in data["align_rounds"])
         values["dark_levels"] = tuple(float(v) for v in data["dark_levels"])
-        inner, outer = data["band_strip"]
-        values["band_strip"] = (float(inner), float(outer))
-        lo, hi = data["light_field_range"]
-        values["light_field_range"] = (float(lo), float(hi))
-        lo_sat, hi_sat = data["saturation_range"]
-        values["saturation_range"] = (float(lo_sat), float(hi_sat))
-        less, more = data["saturation_tolerance"]
-        values["saturation_tolerance"] = (float(less), float(more))
-        strong, weak = data["outline_line_votes"]
-        values["outline_line_votes"] = (float(strong), float(weak))
-        strong_lines, weak_lines = data["outline_lines"]
-        values["outline_lines"] = (int(strong_lines), int(weak_lines))
+        pairs: tuple[tuple[str, type], ...] = (
+            ("band_strip", float),
+            ("light_field_range", float),
+            ("saturation_range", float),
+            ("saturation_tolerance", float),
+            ("outline_line_votes", float),
+            ("outline_lines", int),
+        )
+        for name, kind in pairs:  # JSON lists -> tuples (the config is hashable)
+            first, second = data[name]
+            values[name] = (kind(first), kind(second))
         return cls(**values)
 
     @classmethod
