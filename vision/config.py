@@ -47,7 +47,6 @@ class ReaderConfig:
     extra_refines: int
     illumination_window: float
     min_board_area_fraction: float
-    min_triangle_fill: float
     align_rounds: tuple[AlignRound, ...]
     align_min_score: float
     align_min_cells: int
@@ -111,7 +110,6 @@ class ReaderConfig:
     forced_gap: float
     vouched_doubt_limit: float
     vouched_edge_limit: float
-    colour_chroma_weight: float
     colour_lightness_weight: float
     numeral_weight: float
     disc_refit_min_contrast: float
@@ -122,7 +120,6 @@ class ReaderConfig:
     disc_refit_check_slack: float  # board units a refit may move them beyond their error
     disc_refit_check_points: int  # so many far lattice points at least for the check
     disc_refit_rounds: int  # refits at most (each from the discs seen on the last)
-    min_tile_confidence: float
     max_residual_units: float
     trust_min_points: int
     trust_max_unknown: float
