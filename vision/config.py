@@ -79,6 +79,8 @@ class ReaderConfig:
     window_empty_ncc: float
     window_empty_margin: float
     window_max_fill: float
+    window_sure_ncc: float  # a window this like the window's shape is empty whatever its frame
+    window_sure_margin: float  # ... and this much more like it than like a tile
     local_black_radius: float
     local_black_prior: float
     glare_limit: float

@@ -564,7 +564,8 @@ class BoardReader:
         ``details``, when given, is filled with the intermediate measurements of the tile
         candidates (``candidates``, sector ``labs``, ``costs``, ``worst``, ``disc`` stats,
         ``disc_offsets`` and ``disc_contrast``): the lattice refit on the discs and the
-        calibration's colour learning use them.
+        calibration's colour learning use them; and with the cells whose window is seen
+        (``windows``) and unmistakable (``plain_windows``), (36,) bool each.
         """
         cfg = self.config
         scale = px_per_unit(fit.homography)
@@ -587,7 +588,9 @@ class BoardReader:
             == 255
         )
         value = value_channel(canvas_bgr)
-        windows = self._see_through(value, valid, ppu)
+        windows, plain_windows = self._see_through(value, valid, ppu)
+        if details is not None:
+            details["windows"], details["plain_windows"] = windows, plain_windows
         black_srgb, field = self._black_field(
             canvas_bgr, value, valid, band, packed, canvas, windows, seen
         )
@@ -627,8 +630,9 @@ class BoardReader:
                 notes.append(OUTSIDE)
                 continue
             # A window seen through a frame that is not plastic is a dark tile's light
-            # centre (its numeral) instead.
-            if windows[i] and fills[i] < cfg.window_max_fill:
+            # centre (its numeral) instead, unless its shape is unmistakable: then the
+            # frame is plastic under glare or haze (no tile shows a window's shape).
+            if windows[i] and (fills[i] < cfg.window_max_fill or plain_windows[i]):
                 states.append(EMPTY)
                 notes.append("")
                 continue
@@ -741,9 +745,10 @@ class BoardReader:
 
     def _see_through(
         self, value: NDArray[np.float32], valid: NDArray[np.uint8], ppu: int
-    ) -> NDArray[np.bool_]:
-        """(36,) bool: the cells whose see-through window is plainly visible, from the
-        canvas's brightness ``value`` (H, W) float32 and validity (H, W) uint8.
+    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """(36,) bool each: the cells whose see-through window is visible, and those
+        whose window's shape is unmistakable, from the canvas's brightness ``value``
+        (H, W) float32 and validity (H, W) uint8.
 
         Judged by shape alone: the correlation of the brightness with an empty cell's
         window (a light triangle in a dark frame) against that with a tile (light edge to
@@ -759,7 +764,9 @@ class BoardReader:
             ppu = ppu // 2
         ncc = scorer(ppu, cfg).scores(value, (valid == 255).astype(np.uint8))
         tile, window = ncc[:, 0], ncc[:, 1]
-        return (window >= cfg.window_empty_ncc) & (window - tile >= cfg.window_empty_margin)
+        seen = (window >= cfg.window_empty_ncc) & (window - tile >= cfg.window_empty_margin)
+        plain = (window >= cfg.window_sure_ncc) & (window - tile >= cfg.window_sure_margin)
+        return seen, plain
 
     # -- colour ---------------------------------------------------------------------------
 
