@@ -60,13 +60,12 @@ from vision.model import (
     project,
 )
 from vision.read import (
-    OUTSIDE,
     TILE,
-    UNKNOWN,
     BoardReader,
     BoardReading,
     CellReading,
     check_frame,
+    unclear_in_view,
 )
 from vision.rectify import (
     BoardFit,
@@ -996,10 +995,8 @@ def unclear_share(reading: BoardReading) -> float | None:
     """The share of the cells in view that read as neither empty nor a tile; None when
     no cell is in view. A board set up for calibration shows its cells: many unknown
     ones are something lying over it, or a lattice that does not fit it."""
-    seen = [c for c in reading.cells if c.note != OUTSIDE]
-    if not seen:
-        return None
-    return sum(c.state == UNKNOWN for c in seen) / len(seen)
+    unknown, in_view = unclear_in_view(reading.cells)
+    return unknown / in_view if in_view else None
 
 
 # ----------------------------------------------------------------------------- calibrate

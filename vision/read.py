@@ -51,6 +51,7 @@ from vision.rectify import (
     Lens,
     Pyramid,
     anisotropy,
+    colourful_value,
     fit_board,
     fit_with_lens,
     lattice_scores,
@@ -166,9 +167,11 @@ def _group_low_levels(
     return np.stack([mean_r, mean_c], axis=1), np.stack([ids, low], axis=1), counts
 
 
-def _unclear(cells: Sequence[CellReading]) -> int:
-    """How many cells in the frame read as neither empty nor a tile."""
-    return sum(c.state == UNKNOWN and c.note != OUTSIDE for c in cells)
+def unclear_in_view(cells: Sequence[CellReading]) -> tuple[int, int]:
+    """How many cells in the frame read as neither empty nor a tile, and how many cells
+    are in the frame."""
+    seen = [c for c in cells if c.note != OUTSIDE]
+    return sum(c.state == UNKNOWN for c in seen), len(seen)
 
 
 def _scaled_chroma(lab: FloatArray, chroma: float) -> FloatArray:
@@ -382,8 +385,7 @@ class BoardReader:
             value = value_channel(view)
             # The band is black plastic: colourless as well as dark (a dark cloth beside
             # the board is as dark, but not colourless).
-            lowest = cv2.min(cv2.min(view[..., 0], view[..., 1]), view[..., 2])
-            plastic = value + np.float32(cfg.contrast_chroma_weight) * (value - lowest)
+            plastic = colourful_value(view, cfg.contrast_chroma_weight)
             valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
 
             current = self._shift_merit(value, plastic, valid, np.zeros(2))
@@ -463,7 +465,8 @@ class BoardReader:
             # over it: a move by a cell must not make the cells read clearly worse.
             details_then: dict[str, Any] = {}
             then = self.read_cells(frame_bgr, unmoved, details_then)
-            if _unclear(then[0]) + self.config.band_move_max_unclear < _unclear(cells):
+            before, _ = unclear_in_view(then[0])
+            if before + self.config.band_move_max_unclear < unclear_in_view(cells)[0]:
                 log.debug("lattice move undone: the cells read worse after it")
                 fit, (cells, canvas_bgr), details = unmoved, then, details_then
         for _ in range(self.config.disc_refit_rounds):
@@ -489,14 +492,13 @@ class BoardReader:
         cfg = self.config
         if fit.points >= cfg.trust_full_points:
             return False
-        seen = [c for c in cells if c.note != OUTSIDE]
-        unknown = sum(c.state == UNKNOWN for c in seen)
-        n = max(len(seen), 1)
+        unknown, in_view = unclear_in_view(cells)
+        n = max(in_view, 1)
         if fit.points < cfg.trust_min_points:
             return unknown >= cfg.trust_max_unknown * n
         # Held by more points: only when nearly nothing reads, counting twice the cells
         # that look like a tile seen elsewhere (a lattice at the wrong scale repeats them).
-        elsewhere = sum(c.note.endswith(ELSEWHERE) for c in seen)
+        elsewhere = sum(c.note.endswith(ELSEWHERE) for c in cells)
         return unknown + elsewhere >= cfg.trust_max_unclear * n
 
     def _refit_on_discs(self, fit: BoardFit, details: dict[str, Any]) -> BoardFit | None:
@@ -818,9 +820,10 @@ class BoardReader:
             usable & (group_ids >= 100) & windows[np.clip(group_ids - 100, 0, len(windows) - 1)]
         )
         band_kept = np.ones(len(rows), bool)
+        bright = float(np.percentile(value[::3, ::3], 97))
         if framed.sum() >= self.config.black_min_windows:
             ref = float(np.median(lv_arr[framed, 1]))
-            spread = float(np.percentile(value[::3, ::3], 97)) - ref
+            spread = bright - ref
             limit = ref + self.config.dark_distance * max(spread, 8.0)
             covered = usable & (group_ids < 100) & (lv_arr[:, 1] > limit)
             if covered.any():
@@ -865,7 +868,7 @@ class BoardReader:
             coef[:3], *_ = np.linalg.lstsq(a[keep][:, :3], lv[keep], rcond=None)
         else:
             coef[0] = float(np.median(lv))
-        spread = float(np.percentile(value[::3, ::3], 97)) - coef[0]
+        spread = bright - coef[0]
         margin = 0.5 * self.config.dark_distance * max(spread, 8.0)
         keep = keep | (lv < a @ coef + margin)
         if keep.sum() >= 10:

@@ -337,6 +337,15 @@ def value_channel(frame_bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
     return cv2.max(cv2.max(b, g), r).astype(np.float32)  # type: ignore[no-any-return]
 
 
+def colourful_value(frame_bgr: NDArray[np.uint8], chroma_weight: float) -> NDArray[np.float32]:
+    """max(B, G, R) plus ``chroma_weight`` times (max - min), float32 (H, W): how far a
+    pixel is from colourless black (the board's plastic), in brightness and in colour."""
+    b, g, r = cv2.split(frame_bgr)
+    high, low = cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
+    chroma = cv2.subtract(high, low).astype(np.float32)
+    return high.astype(np.float32) + np.float32(chroma_weight) * chroma  # type: ignore[no-any-return]
+
+
 def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.float32]:
     """How clearly each pixel is *not* the board's black plastic, 0..1, float32 (H, W).
 
