@@ -73,6 +73,7 @@ class ReaderConfig:
     window_side: float
     disc_radius: float
     dark_distance: float
+    dim_sector_distance: float  # sectors this close to the plastic read only with a numeral
     occupancy_min_fill: float
     occupancy_max_empty_fill: float
     weak_tile_min_contrast: float

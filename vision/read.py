@@ -618,6 +618,8 @@ class BoardReader:
         ).reshape(-1, 3, 3)
         sec_levels = darkness(sec_meds.reshape(-1, 3), packed.sector_centres).reshape(-1, 3)
         sec_rows, sec_cols = (c.reshape(-1, 3) for c in packed.sector_centres)
+        if details is not None:
+            details["fills"], details["sector_levels"] = fills, sec_levels
 
         states: list[str] = []
         notes: list[str] = []
@@ -639,11 +641,15 @@ class BoardReader:
                 notes.append("")
                 continue
             fill = float(fills[i])
-            coloured = bool((sec_levels[i] > cfg.dark_distance).all())
+            # Sectors unlike the plastic; one nearly as dark (purple or blue in dim or
+            # tungsten light) makes the reading weak, like a frame partly dark.
+            coloured = bool((sec_levels[i] > cfg.dim_sector_distance).all())
             if coloured and fill > cfg.occupancy_max_empty_fill:
                 # A frame partly dark (a dark tile in shadow, or a hand's edge): a tile if
                 # its disc and numeral say so clearly, below.
-                strong = fill >= cfg.occupancy_min_fill
+                strong = fill >= cfg.occupancy_min_fill and bool(
+                    (sec_levels[i] > cfg.dark_distance).all()
+                )
                 states.append(TILE if strong else UNKNOWN)
                 notes.append("" if strong else "covered or unclear")
                 weak.append(not strong)
@@ -671,7 +677,9 @@ class BoardReader:
         white = self._white_point([disc_lin[k] for k in sure], [sector_lin[k] for k in sure], black)
         # The light falls off across the board (a lamp's cone, vignetting): each tile is
         # judged against the white the smooth light field gives at its place.
-        light = self._light_field(disc_lin, CENTROIDS[candidates], black, white)
+        in_sure = np.zeros(len(candidates), bool)
+        in_sure[sure] = True
+        light = self._light_field(disc_lin, CENTROIDS[candidates], black, white, in_sure)
         whites = black + (white - black) * light[:, None]  # (K, 3)
         gains, chroma = self._palette_gains(
             [sector_lin[k] for k in sure], black, [whites[k] for k in sure]
@@ -932,14 +940,20 @@ class BoardReader:
         return np.maximum(white, black + 1e-3)
 
     def _light_field(
-        self, discs: list[FloatArray], places: FloatArray, black: FloatArray, white: FloatArray
+        self,
+        discs: list[FloatArray],
+        places: FloatArray,
+        black: FloatArray,
+        white: FloatArray,
+        reference: NDArray[np.bool_],
     ) -> FloatArray:
         """(K,) the light at each tile relative to the board's white point, 1 = as bright.
 
         Each tile's numeral (the whitest pixels of its disc, :func:`_whitest`) gives the
         light at its place (``places`` (K, 2) board units); one numeral is noisy (blur, a
         small digit), so a smooth field (a plane, a quadratic with enough tiles) is
-        fitted to the logs of them all, robustly, and read back at each place.
+        fitted to the logs of them all, robustly, and read back at each place. The field
+        is 1 at the median of the tiles that gave the white point (``reference`` (K,) bool).
         """
         cfg = self.config
         k = len(discs)
@@ -969,8 +983,10 @@ class BoardReader:
             if use.sum() < design.shape[1] + 2:
                 return np.ones(k)
         field = design @ coef
-        # The white point is the median numeral: the field is relative to that.
-        field -= float(np.median(field[ok]))
+        # The white point is the median numeral of the reference tiles: the field is
+        # relative to that.
+        ref = ok & reference if (ok & reference).any() else ok
+        field -= float(np.median(field[ref]))
         lo, hi = cfg.light_field_range
         return np.exp(np.clip(field, math.log(lo), math.log(hi)))
 

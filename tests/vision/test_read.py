@@ -147,6 +147,34 @@ def glare(frame: np.ndarray, centre: np.ndarray, sigma: float, peak: float) -> n
     return np.clip(linear_to_srgb(np.clip(linear, 0, 1)) * 255 + 0.5, 0, 255).astype(np.uint8)
 
 
+def shadow(frame: np.ndarray, centre: np.ndarray, radius: float, factor: float) -> np.ndarray:
+    """A soft round shadow: the light times ``factor`` (in linear light) within ``radius``."""
+    ys, xs = np.mgrid[: frame.shape[0], : frame.shape[1]]
+    inside = np.hypot(xs - centre[0], ys - centre[1]) < radius
+    f = cv2.GaussianBlur(np.where(inside, factor, 1.0).astype(np.float32), (0, 0), 0.15 * radius)
+    linear = srgb_to_linear(frame / 255.0) * f[:, :, None]
+    return np.clip(linear_to_srgb(linear) * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("cell", [8, 9, 10, 11])
+def test_a_purple_tile_in_deep_shadow_is_still_read_by_its_numeral(cell: int) -> None:
+    """A shadow a third as bright over a tile with purple sectors leaves them nearly as
+    dark as the plastic: the tile is read all the same, its numeral vouching for it, and
+    no other cell changes its tile."""
+    frame = load_image(str(STILLS / "02.jpg"))
+    plain = reading_of("02")
+    assert plain.fit is not None
+    tile = plain.cells[cell]
+    assert tile.state == "tile" and "purple" in {e.value for e in tile.edges or ()}
+    side = float(np.linalg.norm(plain.fit.corners[0] - plain.fit.corners[1])) / 6
+    centre = project(plain.fit.homography, CENTROIDS[cell][None])[0]
+    shaded = reader().read(shadow(frame, centre, 0.7 * side, 0.3), plain.fit)
+    assert shaded.cells[cell].placement == tile.placement, shaded.cells[cell]
+    for before, after in zip(plain.cells, shaded.cells, strict=True):
+        if after.state == "tile":
+            assert after.placement == before.placement
+
+
 def test_glare_on_the_plastic_leaves_empty_cells_empty() -> None:
     """A lamp's glare over the empty part of the board brightens the black frames of the
     empty cells: their windows still show, so they stay empty, and no tile appears."""
@@ -245,7 +273,7 @@ def test_the_light_field_follows_a_lamps_falloff() -> None:
         numeral = np.full((30, 3), lv) + rng.normal(0.0, 0.01, (30, 3))
         discs.append(np.vstack([navy, numeral]))
     discs[4] = np.full((100, 3), 0.15)  # skin in shadow: no white
-    light = reader()._light_field(discs, places, black, white)
+    light = reader()._light_field(discs, places, black, white, np.ones(len(discs), bool))
     expect = (level - 0.02) / np.median(np.delete(level, 4) - 0.02)
     keep = np.arange(len(level)) != 4
     assert np.allclose(light[keep], expect[keep], rtol=0.06), (light, expect)
