@@ -242,13 +242,22 @@ def _whitest(disc: FloatArray) -> FloatArray:
 
 
 def tile_doubt(
-    guess: TileGuess, contrast: float, navy: float, weak: bool, glared: bool, cfg: ReaderConfig
+    guess: TileGuess,
+    contrast: float,
+    navy: float,
+    weak: bool,
+    glared: bool,
+    cfg: ReaderConfig,
+    *,
+    lightness: float = 100.0,
 ) -> str | None:
     """Why a tile candidate's reading is not to be trusted, or None when it is.
 
     ``contrast`` and ``navy`` are its disc's (:meth:`BoardReader._disc`); ``weak`` a frame
     partly dark (a tile in shadow, or a hand's edge); ``glared`` light reflected off it
-    above the glare limit. An empty string: unknown, keeping the note "covered or unclear".
+    above the glare limit; ``lightness`` its sectors' mean L* against the white of the
+    numerals there (100: as white). An empty string: unknown, keeping the note "covered
+    or unclear".
     """
     if glared:
         return "glare washes the colours out"
@@ -278,6 +287,11 @@ def tile_doubt(
     if guess.tile.is_joker and guess.numeral != guess.tile.value:
         # All white and no readable 1: a white table through a window, or glare.
         return "white without the joker's numeral (the table? glare?)"
+    if guess.tile.is_joker and (navy > cfg.joker_max_navy or lightness < cfg.joker_min_lightness):
+        # White has no hue to check, so the rest must be the joker's: its sectors are the
+        # numerals' white, around the same navy disc as every tile's. A palm or a pale
+        # sleeve is neither.
+        return "pale, but not the joker's white around a navy disc (a hand? a sleeve?)"
     if guess.cost > cfg.colour_reject_distance:
         return "colours unlike any tile (covered?)"
     return None
@@ -734,7 +748,9 @@ class BoardReader:
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
             contrast, navy = structure_ok[k]
             glared = glares[k] > cfg.glare_limit * float(white.max())
-            doubt = tile_doubt(guess, contrast, navy, weak[k], glared, cfg)
+            doubt = tile_doubt(
+                guess, contrast, navy, weak[k], glared, cfg, lightness=float(labs[k, :, 0].mean())
+            )
             if doubt is not None:
                 if doubt:  # else it stays "covered or unclear"
                     readings[i] = CellReading(i, UNKNOWN, note=doubt)

@@ -100,6 +100,31 @@ def test_tile_doubt(
         assert note is not None and note.startswith(expected), note
 
 
+# (case, disc contrast, navy distance, sectors' mean lightness, expected start of the note)
+JOKER_CASES = [
+    ("the joker", 0.7, 9.0, 104.0, None),
+    ("the joker in a hand's shadow", 0.6, 30.0, 80.0, None),
+    ("a palm over a tile: its 'disc' is no navy", 0.3, 65.0, 81.0, "pale, but not"),
+    ("a pale sleeve: greyer than the numerals' white", 0.8, 26.0, 62.0, "pale, but not"),
+]
+
+
+@pytest.mark.parametrize(
+    ("contrast", "navy", "lightness", "expected"),
+    [c[1:] for c in JOKER_CASES],
+    ids=[c[0] for c in JOKER_CASES],
+)
+def test_the_joker_needs_its_white_and_its_navy_disc(
+    contrast: float, navy: float, lightness: float, expected: str | None
+) -> None:
+    g = guess("WWW1", cost=8.0, numeral=1, worst=10.0)
+    note = tile_doubt(g, contrast, navy, False, False, CFG, lightness=lightness)
+    if expected is None:
+        assert note is None
+    else:
+        assert note is not None and note.startswith(expected), note
+
+
 def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted() -> None:
     """A wrong fit (a corner guessed from a cut-off outline) reads as mostly unknown."""
     reader = BoardReader()
