@@ -92,7 +92,8 @@ class ReaderConfig:
     band_percentile: float
     band_min_seen: float
     band_weight: float
-    band_bright_level: float
+    band_bright_level: float  # a side of the band below it is evidence of plastic
+    band_covered_level: float  # a side above it is not plastic, however bright
     band_shift_margin: float
     band_move_max_unclear: int  # a move by a cell may make so many more cells unclear
     sector_distance: float

@@ -297,6 +297,29 @@ def tile_doubt(
     return None
 
 
+def band_shift_gain(
+    here: tuple[FloatArray, float], there: tuple[FloatArray, float], cfg: ReaderConfig
+) -> float:
+    """How much better the lattice fits moved (``there``) than as it is (``here``),
+    each the (band levels (3,), cells' match) of :meth:`BoardReader._shifted`.
+
+    The cells' match, and the band along each side: darker (more like the plastic) is
+    better where the side is seen both ways, up to ``band_covered_level`` (a side
+    under a hand is no plastic, whether the hand covers more or less of it); a side
+    seen one way only (the other is out of the frame) counts only as the evidence it
+    gives when it is on plastic, so that a side under a hand is not escaped by moving
+    it out of the frame, nor a side on the plastic lost so.
+    """
+    (band_here, cells_here), (band_there, cells_there) = here, there
+    seen_here, seen_there = ~np.isnan(band_here), ~np.isnan(band_there)
+    both = seen_here & seen_there
+    top = cfg.band_covered_level  # past it, not plastic however bright (a hand)
+    darker = float(np.sum(np.minimum(band_here[both], top) - np.minimum(band_there[both], top)))
+    lost = float(np.sum(np.maximum(cfg.band_bright_level - band_here[seen_here & ~both], 0)))
+    found = float(np.sum(np.maximum(cfg.band_bright_level - band_there[seen_there & ~both], 0)))
+    return cells_there - cells_here + cfg.band_weight * (darker + found - lost)
+
+
 class BoardReader:
     """Reads boards from frames; holds the config, colour prototypes and numeral templates."""
 
@@ -402,37 +425,34 @@ class BoardReader:
             plastic = colourful_value(view, cfg.contrast_chroma_weight)
             valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
 
-            current = self._shift_merit(value, plastic, valid, np.zeros(2))
-            best, best_merit = None, current + cfg.band_shift_margin
+            here = self._shifted(value, plastic, valid, np.zeros(2))
+            best, best_gain = None, cfg.band_shift_margin
             for shift in LATTICE_SHIFTS:
-                m = self._shift_merit(value, plastic, valid, shift)
-                if m > best_merit:
-                    best, best_merit = shift, m
+                gain = band_shift_gain(here, self._shifted(value, plastic, valid, shift), cfg)
+                if gain > best_gain:
+                    best, best_gain = shift, gain
             if best is None:
                 break
-            log.debug("lattice moved by a cell: merit %.2f -> %.2f", current, best_merit)
+            log.debug("lattice moved by a cell: merit %.2f better", best_gain)
             t = np.array([[1.0, 0.0, best[0]], [0.0, 1.0, best[1]], [0.0, 0.0, 1.0]])
             fit = fit.moved(t)
         return fit
 
-    def _shift_merit(
+    def _shifted(
         self,
         value: NDArray[np.float32],
         plastic: NDArray[np.float32],
         valid: NDArray[np.uint8],
         shift: FloatArray,
-    ) -> float:
-        """How well the lattice moved by ``shift`` units fits a view of the board with a
-        cell's extra margin (its brightness ``value``, its distance from colourless black
-        ``plastic``): the cells' match, plus how plastic-like the band is along each side."""
-        cfg = self.config
-        ppu = cfg.band_check_ppu
+    ) -> tuple[FloatArray, float]:
+        """:meth:`_band_and_cells` of the lattice moved by ``shift`` units, on a view of
+        the board with a cell's extra margin (its brightness ``value``, its distance from
+        colourless black ``plastic``, its validity)."""
+        ppu = self.config.band_check_ppu
         canvas = Canvas(ppu)
         x, y = (int(round((1.0 + d) * ppu)) for d in shift)
         window = (slice(y, y + canvas.height), slice(x, x + canvas.width))
-        band, cells = self._band_and_cells(value[window], plastic[window], valid[window], ppu)
-        seen = ~np.isnan(band)
-        return cells + cfg.band_weight * float(np.sum(cfg.band_bright_level - band[seen]))
+        return self._band_and_cells(value[window], plastic[window], valid[window], ppu)
 
     def _band_and_cells(
         self,

@@ -8,7 +8,7 @@ import pytest
 from engine import Colour, Tile
 from vision.config import default_config
 from vision.identify import TileGuess
-from vision.read import ELSEWHERE, OUTSIDE, BoardReader, CellReading, tile_doubt
+from vision.read import ELSEWHERE, OUTSIDE, BoardReader, CellReading, band_shift_gain, tile_doubt
 from vision.rectify import BoardFit, Lens
 
 CFG = default_config()
@@ -123,6 +123,44 @@ def test_the_joker_needs_its_white_and_its_navy_disc(
         assert note is None
     else:
         assert note is not None and note.startswith(expected), note
+
+
+NAN = float("nan")
+# (case, band levels as fitted, band levels moved a cell (0 plastic, 1 bright, NaN out of
+# the frame), the cells' match moved minus as fitted, whether the move is taken)
+BAND_CASES = [
+    ("a lattice a cell off: one side on the table", (0.8, 0.1, 0.1), (0.1, 0.1, 0.1), 0.0, True),
+    ("the band where it should be", (0.1, 0.1, 0.1), (0.8, 0.1, 0.1), 0.0, False),
+    (
+        "a side under a hand is not escaped out of the frame",
+        (0.1, 0.1, 0.9),
+        (0.1, 0.1, NAN),
+        0.0,
+        False,
+    ),
+    ("nor for a better match of the cells", (0.1, 0.1, 0.9), (0.1, 0.1, NAN), 0.03, False),
+    (
+        "a side on the plastic is not lost out of the frame",
+        (0.1, 0.1, 0.1),
+        (0.1, 0.1, NAN),
+        0.03,
+        False,
+    ),
+    ("a hand covering less of a side is no plastic", (0.1, 0.1, 0.9), (0.1, 0.1, 0.75), 0.0, False),
+    ("a side coming into view on the plastic", (0.8, NAN, 0.1), (0.1, 0.1, 0.1), 0.0, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("here", "there", "cells", "moved"),
+    [c[1:] for c in BAND_CASES],
+    ids=[c[0] for c in BAND_CASES],
+)
+def test_the_lattice_moves_a_cell_only_for_plastic_under_the_band(
+    here: tuple[float, ...], there: tuple[float, ...], cells: float, moved: bool
+) -> None:
+    gain = band_shift_gain((np.array(here), 0.3), (np.array(there), 0.3 + cells), CFG)
+    assert (gain > CFG.band_shift_margin) == moved, gain
 
 
 def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted() -> None:
