@@ -109,6 +109,7 @@ class ReaderConfig:
     disc_blur_min_tiles: int
     disc_blur_max_cost: float
     tile_doubt_limit: float
+    beside_covered_min_confidence: float  # below it, a tile beside a covered cell is unknown
     joker_max_navy: float  # the joker's disc: no further from navy (white has no hue)
     joker_min_lightness: float  # the joker's sectors' mean L*, the numerals' white = 100
     edge_reject_distance: float

@@ -43,7 +43,7 @@ from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify
 from vision.locate import Outline, outline_candidates
-from vision.model import CENTROIDS, Canvas, FloatArray
+from vision.model import CENTROIDS, GEOMETRY, Canvas, FloatArray
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
     LATTICE_SHIFTS,
@@ -67,6 +67,10 @@ log = logging.getLogger(__name__)
 
 EMPTY, TILE, UNKNOWN = "empty", "tile", "unknown"
 OUTSIDE = "outside the image"
+GLARE = "glare washes the colours out"
+COVERED = "covered or unclear"
+NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
+BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"
 
@@ -260,7 +264,7 @@ def tile_doubt(
     or unclear".
     """
     if glared:
-        return "glare washes the colours out"
+        return GLARE
     if guess.runner_up < guess.cost - cfg.forced_gap:
         # Each tile exists once: named only because the tile it looks like is read
         # (better) on another cell. One of the two is not what it looks like, most often
@@ -281,7 +285,7 @@ def tile_doubt(
         or guess.cost + cfg.disc_navy_weight * navy > doubt_limit
         or guess.worst_edge > edge_limit
     ):
-        return "does not look like a tile: no clear disc or colours (covered?)"
+        return NO_TILE
     if weak and (contrast < cfg.weak_tile_min_contrast or guess.numeral != guess.tile.value):
         return ""
     if guess.tile.is_joker and guess.numeral != guess.tile.value:
@@ -318,6 +322,28 @@ def band_shift_gain(
     lost = float(np.sum(np.maximum(cfg.band_bright_level - band_here[seen_here & ~both], 0)))
     found = float(np.sum(np.maximum(cfg.band_bright_level - band_there[seen_there & ~both], 0)))
     return cells_there - cells_here + cfg.band_weight * (darker + found - lost)
+
+
+def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellReading]:
+    """The readings with the unsure tiles beside a cell read as neither empty nor a tile
+    made unknown.
+
+    A hand or a sleeve covers a patch of cells: beside the ones it hides, a tile it
+    covers in part (one sector, often) still reads, as the tile whose colours come
+    closest, and only a little better than others. A tile named with a confidence below
+    ``beside_covered_min_confidence`` there is unknown. Covering are the cells whose
+    frame is not plastic or that show no tile's disc and colours; not glare, the frame's
+    edge, nor a tile read unsure (blur mistakes it for one read elsewhere, or a joker).
+    """
+    covering = {c.index for c in readings if c.state == UNKNOWN and c.note in (COVERED, NO_TILE)}
+    out = list(readings)
+    for c in readings:
+        if c.state != TILE or c.confidence >= cfg.beside_covered_min_confidence:
+            continue
+        beside = (GEOMETRY.across(c.index, e) for e in EDGE_ORDER)
+        if any(b is not None and b[0] in covering for b in beside):
+            out[c.index] = CellReading(c.index, UNKNOWN, note=BESIDE_COVERED)
+    return out
 
 
 class BoardReader:
@@ -685,7 +711,7 @@ class BoardReader:
                     (sec_levels[i] > cfg.dark_distance).all()
                 )
                 states.append(TILE if strong else UNKNOWN)
-                notes.append("" if strong else "covered or unclear")
+                notes.append("" if strong else COVERED)
                 weak.append(not strong)
                 candidates.append(i)
                 # Light reflected off the plastic there (glare) is reflected off the tile
@@ -701,7 +727,7 @@ class BoardReader:
                 notes.append("")
             else:
                 states.append(UNKNOWN)
-                notes.append("covered or unclear")
+                notes.append(COVERED)
         readings: list[CellReading] = [
             CellReading(i, s, note=n) for i, (s, n) in enumerate(zip(states, notes, strict=True))
         ]
@@ -787,7 +813,7 @@ class BoardReader:
             readings[i] = CellReading(
                 i, TILE, guess.edges, guess.tile.value, confidence, note, alternatives
             )
-        return tuple(readings), canvas_bgr
+        return tuple(beside_covered(readings, cfg)), canvas_bgr
 
     def _see_through(
         self, value: NDArray[np.float32], valid: NDArray[np.uint8], ppu: int

@@ -5,13 +5,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import Colour, Tile
+from engine import SPECTRANGLE36, Colour, Edge, Tile
 from vision.config import default_config
 from vision.identify import TileGuess
-from vision.read import ELSEWHERE, OUTSIDE, BoardReader, CellReading, band_shift_gain, tile_doubt
+from vision.read import (
+    BESIDE_COVERED,
+    COVERED,
+    ELSEWHERE,
+    GLARE,
+    NO_TILE,
+    OUTSIDE,
+    BoardReader,
+    CellReading,
+    band_shift_gain,
+    beside_covered,
+    tile_doubt,
+)
 from vision.rectify import BoardFit, Lens
 
 CFG = default_config()
+GEO = SPECTRANGLE36.geometry
 R, P = Colour.RED, Colour.PURPLE
 
 
@@ -161,6 +174,42 @@ def test_the_lattice_moves_a_cell_only_for_plastic_under_the_band(
 ) -> None:
     gain = band_shift_gain((np.array(here), 0.3), (np.array(there), 0.3 + cells), CFG)
     assert (gain > CFG.band_shift_margin) == moved, gain
+
+
+# Cell 12's neighbours are 11, 13 and 6 (row 3, pointing down).
+# (case, confidence of the tile on cell 12, the note of unknown cell 13 or None when it
+# reads empty, whether the tile stays)
+BESIDE_CASES = [
+    ("unsure beside a covered cell", 0.15, COVERED, False),
+    ("unsure beside a hand's no-tile", 0.15, NO_TILE, False),
+    ("sure beside a covered cell", 0.6, COVERED, True),
+    ("unsure beside an empty cell", 0.15, None, True),
+    ("unsure beside glare (no hand)", 0.15, GLARE, True),
+    ("unsure beside a tile read elsewhere (blur)", 0.15, f"looks like RRR6, {ELSEWHERE}", True),
+    ("unsure beside the frame's edge", 0.15, OUTSIDE, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("confidence", "neighbour", "kept"),
+    [c[1:] for c in BESIDE_CASES],
+    ids=[c[0] for c in BESIDE_CASES],
+)
+def test_an_unsure_tile_beside_a_covered_cell_is_unknown(
+    confidence: float, neighbour: str | None, kept: bool
+) -> None:
+    assert {a[0] for e in Edge if (a := GEO.across(12, e)) is not None} == {11, 13, 6}
+    cells = [CellReading(i, "empty") for i in range(36)]
+    tile = CellReading(12, "tile", (R, R, P), 5, confidence)
+    cells[12] = tile
+    if neighbour is not None:
+        cells[13] = CellReading(13, "unknown", note=neighbour)
+    out = beside_covered(cells, CFG)
+    assert out[13] == cells[13] and out[:12] == cells[:12]
+    if kept:
+        assert out[12] == tile
+    else:
+        assert out[12].state == "unknown" and out[12].note == BESIDE_COVERED
 
 
 def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted() -> None:
