@@ -85,6 +85,7 @@ class ReaderConfig:
     local_black_radius: float
     local_black_prior: float
     glare_limit: float
+    glare_max_cost: float  # a tile under glare: its colours at most so far, numeral agreeing
     light_field_min_tiles: int
     light_field_range: tuple[float, float]
     band_check_ppu: int

@@ -263,7 +263,14 @@ def tile_doubt(
     numerals there (100: as white). An empty string: unknown, keeping the note "covered
     or unclear".
     """
-    if glared:
+    if glared and not (
+        # What glare leaves of the colours (the plastic's reflection taken away; the tile
+        # may be glossier) is trusted only close to the tile's colours and with its own
+        # numeral agreeing, as no other tile's does.
+        guess.numeral == guess.tile.value
+        and guess.runner_up - guess.cost >= cfg.vouched_min_margin
+        and guess.cost <= cfg.glare_max_cost
+    ):
         return GLARE
     if guess.runner_up < guess.cost - cfg.forced_gap:
         # Each tile exists once: named only because the tile it looks like is read

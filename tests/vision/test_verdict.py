@@ -43,7 +43,11 @@ def guess(
 # (case, guess, disc contrast, navy distance, weak, glared, expected start of the note)
 CASES = [
     ("plain tile", guess(), 0.6, 10.0, False, False, None),
-    ("glare", guess(), 0.6, 10.0, False, True, "glare"),
+    # Under glare the colours are trusted only close, and with the numeral agreeing.
+    ("glare, colours close, numeral agreeing", guess(), 0.6, 10.0, False, True, None),
+    ("glare, numeral unread", guess(numeral=None), 0.6, 10.0, False, True, "glare"),
+    ("glare, colours further off", guess(cost=28.0), 0.6, 10.0, False, True, "glare"),
+    ("glare, another tile close", guess(runner_up=17.0), 0.6, 10.0, False, True, "glare"),
     (
         "named only by elimination",
         guess(cost=25.0, runner_up=9.0),
