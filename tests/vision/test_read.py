@@ -260,6 +260,21 @@ def test_strong_blur_mixes_the_sectors_into_the_disc() -> None:
     assert right >= 0.75 * len(truth_board("03").placements)
 
 
+@pytest.mark.parametrize("name", ["02", "08"])
+def test_a_stored_fit_a_tenth_of_a_cell_off_is_refitted_on_hazy_discs(name: str) -> None:
+    """Haze (a veil of light over the photo) leaves the discs faint, a third of their
+    contrast: they still say where the cells are, and a fit a tenth of a cell off is
+    put back on them."""
+    frame = load_image(str(STILLS / f"{name}.jpg"))
+    clean = reading_of(name)
+    assert clean.fit is not None
+    hazy = np.clip(0.6 * frame + 0.4 * 0.7 * 255, 0, 255).astype(np.uint8)
+    off = clean.fit.moved(np.array([[1.0, 0.0, 0.1], [0.0, 1.0, -0.05], [0.0, 0.0, 1.0]]))
+    reading = reader().read(hazy, off)
+    assert reading.fit is not None
+    assert reading.board() == clean.board()
+
+
 def test_the_light_field_follows_a_lamps_falloff() -> None:
     """The numerals' whites across the board give a smooth light field; a hand's pale
     "disc" among them does not bend it."""
