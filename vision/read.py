@@ -26,6 +26,7 @@ from vision.cells import (
     band_sides,
     packed_zones,
     segment_medians,
+    segment_percentiles,
     zones,
 )
 from vision.colour import (
@@ -237,12 +238,47 @@ def _exists(path: str) -> bool:
     return os.path.isfile(path)
 
 
-def _whitest(disc: FloatArray) -> FloatArray:
-    """The whitest tenth of a disc's pixels (N, 3), the numeral's: "whitest" by the weakest
-    channel, as a yellow or red sector caught at the disc's edge can be as bright as the
-    numeral in its strongest channel, never in all."""
-    v = disc.min(axis=1)
-    return disc[v >= np.percentile(v, 90)]
+@dataclass(frozen=True)
+class DiscStats:
+    """Order statistics of the candidates' disc pixels, all discs at once.
+
+    ``counts`` (K,) pixels per disc; ``top`` (K, 3) the median of each disc's whitest
+    tenth, its numeral's white ("whitest" by the weakest channel, as a yellow or red
+    sector caught at the disc's edge can be as bright as the numeral in its strongest
+    channel, never in all); ``whitest`` (M, 3) those pixels of every disc and
+    ``whitest_disc`` (M,) their disc; ``levels`` (K, 3) the 15th, 40th and 92nd
+    percentiles of the strongest channel; ``dark`` (K, 3) the median of the pixels at or
+    below the 40th, the navy's.
+    """
+
+    counts: IntArray
+    top: FloatArray
+    whitest: FloatArray
+    whitest_disc: IntArray
+    levels: FloatArray
+    dark: FloatArray
+
+
+def disc_stats(discs: list[FloatArray]) -> DiscStats:
+    """:class:`DiscStats` of discs (each (N_k, 3) linear RGB, none empty)."""
+    counts = np.array([len(d) for d in discs], dtype=np.int64)
+    px = np.concatenate(discs)
+    starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
+    disc_of = np.repeat(np.arange(len(discs)), counts)
+    weakest = px.min(axis=1)
+    white_cut = segment_percentiles(weakest, starts, [90])[:, 0]
+    whitest = weakest >= white_cut[disc_of]
+    strongest = px.max(axis=1)
+    levels = segment_percentiles(strongest, starts, [15, 40, 92])
+    darkest = strongest <= levels[disc_of, 1]
+
+    def medians(keep: NDArray[np.bool_]) -> FloatArray:
+        n = np.bincount(disc_of[keep], minlength=len(discs))
+        return segment_medians(px[keep], np.r_[0, np.cumsum(n)[:-1]].astype(np.int64))
+
+    return DiscStats(
+        counts, medians(whitest), px[whitest], disc_of[whitest], levels, medians(darkest)
+    )
 
 
 def tile_doubt(
@@ -741,12 +777,13 @@ class BoardReader:
         if not candidates:
             return tuple(readings), canvas_bgr
         sure = [k for k, w in enumerate(weak) if not w] or list(range(len(weak)))
-        white = self._white_point([disc_lin[k] for k in sure], [sector_lin[k] for k in sure], black)
+        stats = disc_stats(disc_lin)
+        white = self._white_point(stats, sure, [sector_lin[k] for k in sure], black)
         # The light falls off across the board (a lamp's cone, vignetting): each tile is
         # judged against the white the smooth light field gives at its place.
         in_sure = np.zeros(len(candidates), bool)
         in_sure[sure] = True
-        light = self._light_field(disc_lin, CENTROIDS[candidates], black, white, in_sure)
+        light = self._light_field(stats, CENTROIDS[candidates], black, white, in_sure)
         whites = black + (white - black) * light[:, None]  # (K, 3)
         gains, chroma = self._palette_gains(
             [sector_lin[k] for k in sure], black, [whites[k] for k in sure]
@@ -768,10 +805,9 @@ class BoardReader:
             details["disc_offsets"] = num_offsets
             details["disc_contrast"] = num_contrast
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
-        discs = [
-            self._disc(d, black, w, gains, chroma, sectors[k].mean(axis=0))
-            for k, (d, w) in enumerate(zip(disc_lin, whites, strict=True))
-        ]
+        disc_contrasts, disc_navy = self._discs(
+            stats, black, whites, gains, chroma, sectors.mean(axis=1)
+        )
         # How much blur mixes the numeral's white into the navy is one property of the
         # photo: the share that fits best the discs of the tiles plain from their colours
         # or their numeral (not a hand's "disc"). A little is no blur (the disc's halo),
@@ -784,14 +820,17 @@ class BoardReader:
         ]
         fit_share = 0
         if len(plain) >= cfg.disc_blur_min_tiles:
-            mixes = np.stack([discs[k][1] for k in plain])  # (K', shares)
+            mixes = disc_navy[plain]  # (K', shares)
             fit_share = int(np.argmin(np.median(mixes, axis=0)))
             if (
                 self.navy_shares[fit_share] < cfg.disc_blur_min_white
                 and self.colour_shares[fit_share] < cfg.disc_blur_min_white
             ):
                 fit_share = 0
-        structure_ok = [(c, float(m[fit_share])) for c, m in discs]
+        structure_ok = [
+            (float(c), float(m))
+            for c, m in zip(disc_contrasts, disc_navy[:, fit_share], strict=True)
+        ]
         if details is not None:
             details["labs"] = list(labs)
             details["candidates"] = candidates
@@ -992,25 +1031,26 @@ class BoardReader:
         return est.reshape(gw, gh).T
 
     def _white_point(
-        self, discs: list[FloatArray], sectors: list[FloatArray], black: FloatArray
+        self,
+        stats: DiscStats,
+        sure: list[int],
+        sectors: list[FloatArray],
+        black: FloatArray,
     ) -> FloatArray:
-        """White from the numerals: the whitest pixels of the discs (:func:`_whitest`),
-        per channel."""
-        bright_px = []
-        for d in discs:
-            if len(d) < 4:
-                continue
-            bright_px.append(_whitest(d))
-        if bright_px:
-            px = np.concatenate(bright_px)
-            white = np.median(px, axis=0)
+        """White from the numerals: the whitest pixels (:class:`DiscStats`) of the discs
+        of the ``sure`` tiles, per channel."""
+        ok = np.zeros(len(stats.counts), bool)
+        ok[sure] = True
+        ok &= stats.counts >= 4
+        if ok.any():
+            white = np.median(stats.whitest[ok[stats.whitest_disc]], axis=0)
         else:
             white = np.percentile(np.concatenate(sectors), 95, axis=0)
         return np.maximum(white, black + 1e-3)
 
     def _light_field(
         self,
-        discs: list[FloatArray],
+        stats: DiscStats,
         places: FloatArray,
         black: FloatArray,
         white: FloatArray,
@@ -1018,21 +1058,18 @@ class BoardReader:
     ) -> FloatArray:
         """(K,) the light at each tile relative to the board's white point, 1 = as bright.
 
-        Each tile's numeral (the whitest pixels of its disc, :func:`_whitest`) gives the
+        Each tile's numeral (the whitest pixels of its disc, :class:`DiscStats`) gives the
         light at its place (``places`` (K, 2) board units); one numeral is noisy (blur, a
         small digit), so a smooth field (a plane, a quadratic with enough tiles) is
         fitted to the logs of them all, robustly, and read back at each place. The field
         is 1 at the median of the tiles that gave the white point (``reference`` (K,) bool).
         """
         cfg = self.config
-        k = len(discs)
+        k = len(stats.counts)
         span = float(np.max(white - black))
-        levels = np.full(k, np.nan)
-        for i, d in enumerate(discs):
-            if len(d) < 6:
-                continue
-            top = _whitest(d)
-            levels[i] = float(np.max(np.median(top, axis=0) - black)) / max(span, 1e-6)
+        levels = np.where(
+            stats.counts >= 6, np.max(stats.top - black, axis=1) / max(span, 1e-6), np.nan
+        )
         ok = np.isfinite(levels) & (levels > 0.05)
         if ok.sum() < cfg.light_field_min_tiles:
             return np.ones(k)
@@ -1103,33 +1140,35 @@ class BoardReader:
             chroma = 1.0
         return gains, chroma
 
-    def _disc(
+    def _discs(
         self,
-        disc: FloatArray,
+        stats: DiscStats,
         black: FloatArray,
-        white: FloatArray,
+        whites: FloatArray,
         gains: FloatArray,
         chroma: float,
         around: FloatArray,
-    ) -> tuple[float, FloatArray]:
-        """A tile's centre: a navy disc with a white numeral. Returns the contrast and the
-        navy distances (S,).
+    ) -> tuple[FloatArray, FloatArray]:
+        """The tiles' centres: navy discs with white numerals. Returns the contrasts (K,)
+        and the navy distances (K, S).
 
-        Contrast is the spread of the disc zone's brightness relative to black-to-white;
-        the navy distances are the Lab distances of its darker part to the navy prototype
-        mixed with each share of white (blur mixes the numeral in) and of ``around`` (3,),
-        the tile's sectors' mean normalised colour (blur mixes them in too), as listed in
-        ``self.navy_shares`` and ``self.colour_shares``; under the same tint correction
-        (``gains``, then ``chroma`` on the Lab chroma) as the tiles' colours.
+        Contrast is the spread of a disc zone's brightness relative to black-to-white
+        (``whites`` (K, 3), each tile's); the navy distances are the Lab distances of its
+        darker part to the navy prototype mixed with each share of white (blur mixes the
+        numeral in) and of ``around`` (K, 3), the tile's sectors' mean normalised colour
+        (blur mixes them in too), as listed in ``self.navy_shares`` and
+        ``self.colour_shares``; under the same tint correction (``gains``, then ``chroma``
+        on the Lab chroma) as the tiles' colours. A disc too small to tell (under six
+        pixels) has contrast 1 and distances 0.
         """
-        if len(disc) < 6:
-            return 1.0, np.zeros(len(self.navy_shares))
-        v = disc.max(axis=1)
-        lo, mid, hi = np.percentile(v, [15, 40, 92])
-        contrast = float((hi - lo) / max(float(white.max() - black.max()), 1e-3))
-        dark = disc[v <= mid]
-        lab = linear_rgb_to_lab(normalise(np.median(dark, axis=0), black, white) * gains)
-        lab = _scaled_chroma(lab, chroma)
-        ws, cs = self.navy_shares[:, None], self.colour_shares[:, None]
-        mixed = (1.0 - ws - cs) * self.navy_linear + ws * np.ones(3) + cs * around
-        return contrast, np.linalg.norm(lab - linear_rgb_to_lab(mixed), axis=-1)
+        lo, hi = stats.levels[:, 0], stats.levels[:, 2]
+        span = np.maximum(whites.max(axis=1) - float(black.max()), 1e-3)
+        contrast = (hi - lo) / span
+        lab = linear_rgb_to_lab(normalise(stats.dark, black, whites) * gains)
+        lab = _scaled_chroma(lab, chroma)  # (K, 3)
+        ws, cs = self.navy_shares[None, :, None], self.colour_shares[None, :, None]
+        mixed = (1.0 - ws - cs) * self.navy_linear + ws * np.ones(3) + cs * around[:, None, :]
+        navy = np.linalg.norm(lab[:, None, :] - linear_rgb_to_lab(mixed), axis=-1)  # (K, S)
+        small = stats.counts < 6
+        contrast[small], navy[small] = 1.0, 0.0
+        return contrast, navy

@@ -25,7 +25,7 @@ from vision.model import (
     outer_corners,
     project,
 )
-from vision.read import BoardReader, BoardReading, check_frame, load_image
+from vision.read import BoardReader, BoardReading, check_frame, disc_stats, load_image
 from vision.rectify import (
     LATTICE_SHIFTS,
     BoardFit,
@@ -288,7 +288,9 @@ def test_the_light_field_follows_a_lamps_falloff() -> None:
         numeral = np.full((30, 3), lv) + rng.normal(0.0, 0.01, (30, 3))
         discs.append(np.vstack([navy, numeral]))
     discs[4] = np.full((100, 3), 0.15)  # skin in shadow: no white
-    light = reader()._light_field(discs, places, black, white, np.ones(len(discs), bool))
+    light = reader()._light_field(
+        disc_stats(discs), places, black, white, np.ones(len(discs), bool)
+    )
     expect = (level - 0.02) / np.median(np.delete(level, 4) - 0.02)
     keep = np.arange(len(level)) != 4
     assert np.allclose(light[keep], expect[keep], rtol=0.06), (light, expect)
