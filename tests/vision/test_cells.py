@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cells import band_sides, packed_zones, segment_medians, zones
+from vision.cells import band_sides, packed_zones, segment_medians, segment_percentiles, zones
 from vision.config import default_config
 from vision.model import Canvas
 
@@ -18,6 +18,17 @@ def test_segment_medians_equal_numpy_medians(starts: list[int]) -> None:
     ends = [*starts[1:], 50]
     want = np.array([np.median(values[a:b], axis=0) for a, b in zip(starts, ends, strict=True)])
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("starts", [[0], [0, 1, 2], [0, 3, 10, 11, 30], [0, 49]])
+def test_segment_percentiles_equal_numpy_percentiles(starts: list[int]) -> None:
+    rng = np.random.default_rng(8)
+    values = rng.normal(0.0, 1.0, 50)
+    qs = [0, 15, 40, 90, 92, 100]
+    got = segment_percentiles(values, np.array(starts), qs)
+    ends = [*starts[1:], 50]
+    want = np.array([np.percentile(values[a:b], qs) for a, b in zip(starts, ends, strict=True)])
+    assert np.allclose(got, want, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("ppu", [36, 54])
