@@ -54,6 +54,17 @@ def _arrangement_index() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     return colours, tile_idx
 
 
+@cache
+def _arrangements_by_tile() -> NDArray[np.int64]:
+    """(T, P) the arrangements of each tile, in order, padded with -1 (P the most any has)."""
+    _, tile_idx = _arrangement_index()
+    groups = [np.flatnonzero(tile_idx == t) for t in range(int(tile_idx.max()) + 1)]
+    out = np.full((len(groups), max(len(g) for g in groups)), -1, dtype=np.int64)
+    for t, g in enumerate(groups):
+        out[t, : len(g)] = g
+    return out
+
+
 def identify(
     sector_costs: FloatArray,
     numeral_costs: FloatArray | None,
@@ -81,15 +92,12 @@ def identify(
     cost = per_edge.mean(axis=2)  # (N, A)
     if numeral_costs is not None:
         cost = cost + numeral_weight * numeral_costs[:, values[tile_idx] - 1]
-    # Best arrangement per (cell, tile).
-    t_count = len(tiles)
-    best_cost = np.full((n, t_count), np.inf)
-    best_arr = np.zeros((n, t_count), dtype=np.int64)
-    for a in range(cost.shape[1]):
-        t = tile_idx[a]
-        better = cost[:, a] < best_cost[:, t]
-        best_cost[better, t] = cost[better, a]
-        best_arr[better, t] = a
+    # Best arrangement per (cell, tile): the first of the cheapest.
+    by_tile = _arrangements_by_tile()  # (T, P)
+    grouped = np.where(by_tile >= 0, cost[:, np.maximum(by_tile, 0)], np.inf)  # (N, T, P)
+    pick = grouped.argmin(axis=2)  # (N, T)
+    best_cost = np.take_along_axis(grouped, pick[..., None], axis=2)[..., 0]
+    best_arr = by_tile[np.arange(len(by_tile))[None, :], pick]
     rows, cols = linear_sum_assignment(best_cost)
     chosen = dict(zip(rows.tolist(), cols.tolist(), strict=True))
     out = []
