@@ -62,10 +62,20 @@ def linear_to_srgb(linear: FloatArray) -> FloatArray:
     return np.where(x <= 0.0031308, 12.92 * x, 1.055 * x ** (1 / 2.4) - 0.055)
 
 
+#: The linear light of each 8-bit sRGB code.
+_LINEAR_OF_CODE: FloatArray = srgb_to_linear(np.arange(256, dtype=np.float64) / 255.0)
+
+
 def bgr_to_linear_rgb(bgr: NDArray[np.generic]) -> FloatArray:
-    """uint8 BGR (..., 3) -> linear RGB in [0, 1] (..., 3)."""
-    rgb = np.asarray(bgr, dtype=np.float64)[..., ::-1] / 255.0
-    return srgb_to_linear(rgb)
+    """BGR codes 0..255 (..., 3), uint8 or float -> linear RGB in [0, 1] (..., 3).
+
+    >>> bgr_to_linear_rgb(np.array([[0, 128, 255]], np.uint8)).round(4).tolist()
+    [[1.0, 0.2159, 0.0]]
+    """
+    arr = np.asarray(bgr)
+    if arr.dtype == np.uint8:
+        return _LINEAR_OF_CODE[arr[..., ::-1]]  # type: ignore[no-any-return]
+    return srgb_to_linear(np.asarray(arr, dtype=np.float64)[..., ::-1] / 255.0)
 
 
 def linear_rgb_to_lab(rgb: FloatArray) -> FloatArray:
