@@ -85,7 +85,6 @@ class ReaderConfig:
     local_black_radius: float
     local_black_prior: float
     glare_limit: float
-    glare_max_cost: float  # a tile under glare: its colours at most so far, numeral agreeing
     light_field_min_tiles: int
     light_field_range: tuple[float, float]
     band_check_ppu: int
@@ -108,7 +107,7 @@ class ReaderConfig:
     disc_blur_max_mix: float  # white and sectors together, at most (some navy is left)
     disc_blur_min_white: float
     disc_blur_min_tiles: int
-    disc_blur_max_cost: float
+    plain_max_cost: float  # a reading this close to a tile's colours is plain from them
     tile_doubt_limit: float
     beside_covered_min_confidence: float  # below it, a tile beside a covered cell is unknown
     joker_max_navy: float  # the joker's disc: no further from navy (white has no hue)

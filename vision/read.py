@@ -289,11 +289,11 @@ def tile_doubt(
     glared: bool,
     cfg: ReaderConfig,
     *,
-    lightness: float = 100.0,
+    lightness: float,
 ) -> str | None:
     """Why a tile candidate's reading is not to be trusted, or None when it is.
 
-    ``contrast`` and ``navy`` are its disc's (:meth:`BoardReader._disc`); ``weak`` a frame
+    ``contrast`` and ``navy`` are its disc's (:meth:`BoardReader._discs`); ``weak`` a frame
     partly dark (a tile in shadow, or a hand's edge); ``glared`` light reflected off it
     above the glare limit; ``lightness`` its sectors' mean L* against the white of the
     numerals there (100: as white). An empty string: unknown, keeping the note "covered
@@ -301,11 +301,11 @@ def tile_doubt(
     """
     if glared and not (
         # What glare leaves of the colours (the plastic's reflection taken away; the tile
-        # may be glossier) is trusted only close to the tile's colours and with its own
-        # numeral agreeing, as no other tile's does.
+        # may be glossier) is trusted only where they alone make the tile plain and its
+        # own numeral agrees, as no other tile's does.
         guess.numeral == guess.tile.value
         and guess.runner_up - guess.cost >= cfg.vouched_min_margin
-        and guess.cost <= cfg.glare_max_cost
+        and guess.cost <= cfg.plain_max_cost
     ):
         return GLARE
     if guess.runner_up < guess.cost - cfg.forced_gap:
@@ -721,8 +721,6 @@ class BoardReader:
         ).reshape(-1, 3, 3)
         sec_levels = darkness(sec_meds.reshape(-1, 3), packed.sector_centres).reshape(-1, 3)
         sec_rows, sec_cols = (c.reshape(-1, 3) for c in packed.sector_centres)
-        if details is not None:
-            details["fills"], details["sector_levels"] = fills, sec_levels
 
         states: list[str] = []
         notes: list[str] = []
@@ -776,13 +774,15 @@ class BoardReader:
         ]
         if not candidates:
             return tuple(readings), canvas_bgr
-        sure = [k for k, w in enumerate(weak) if not w] or list(range(len(weak)))
+        # The tiles read clearly set the white, the light's reference and the tint.
+        in_sure = ~np.array(weak, dtype=bool)
+        if not in_sure.any():
+            in_sure[:] = True
+        sure = np.flatnonzero(in_sure).tolist()
         stats = disc_stats(disc_lin)
-        white = self._white_point(stats, sure, [sector_lin[k] for k in sure], black)
+        white = self._white_point(stats, in_sure, [sector_lin[k] for k in sure], black)
         # The light falls off across the board (a lamp's cone, vignetting): each tile is
         # judged against the white the smooth light field gives at its place.
-        in_sure = np.zeros(len(candidates), bool)
-        in_sure[sure] = True
         light = self._light_field(stats, CENTROIDS[candidates], black, white, in_sure)
         whites = black + (white - black) * light[:, None]  # (K, 3)
         gains, chroma = self._palette_gains(
@@ -815,8 +815,7 @@ class BoardReader:
         plain = [
             k
             for k, g in enumerate(guesses)
-            if not g.tile.is_joker
-            and (g.numeral == g.tile.value or g.cost <= cfg.disc_blur_max_cost)
+            if not g.tile.is_joker and (g.numeral == g.tile.value or g.cost <= cfg.plain_max_cost)
         ]
         fit_share = 0
         if len(plain) >= cfg.disc_blur_min_tiles:
@@ -1033,15 +1032,13 @@ class BoardReader:
     def _white_point(
         self,
         stats: DiscStats,
-        sure: list[int],
+        sure: NDArray[np.bool_],
         sectors: list[FloatArray],
         black: FloatArray,
     ) -> FloatArray:
         """White from the numerals: the whitest pixels (:class:`DiscStats`) of the discs
-        of the ``sure`` tiles, per channel."""
-        ok = np.zeros(len(stats.counts), bool)
-        ok[sure] = True
-        ok &= stats.counts >= 4
+        of the ``sure`` (K,) tiles, per channel."""
+        ok = sure & (stats.counts >= 4)
         if ok.any():
             white = np.median(stats.whitest[ok[stats.whitest_disc]], axis=0)
         else:

@@ -110,7 +110,7 @@ CASES = [
 def test_tile_doubt(
     g: TileGuess, contrast: float, navy: float, weak: bool, glared: bool, expected: str | None
 ) -> None:
-    note = tile_doubt(g, contrast, navy, weak, glared, CFG)
+    note = tile_doubt(g, contrast, navy, weak, glared, CFG, lightness=100.0)
     if expected is None:
         assert note is None
     else:
