@@ -62,6 +62,7 @@ class ReaderConfig:
     outline_pool: int  # outlines kept at most, the likeliest tried first
     outline_reranked: int  # of the others, so many best by a coarse lattice fit are tried
     outline_distinct: float  # outlines whose corners differ by less (of their size) are one
+    outline_piece_fraction: float  # pieces of plastic this big (of the least board) join up
     contrast_floor: float
     contrast_span: float
     contrast_chroma_weight: float  # chroma's weight beside value in 'not plastic'

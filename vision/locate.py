@@ -275,9 +275,10 @@ def outline_candidates(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: i
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         contours = sorted(contours, key=cv2.contourArea, reverse=True)[:3]
+        pieces: list[tuple[float, FloatArray]] = []
         for contour in contours:
             area = cv2.contourArea(contour)
-            if area < min_area:
+            if area < cfg.outline_piece_fraction * min_area:
                 continue
             pts = contour.reshape(-1, 2).astype(np.float64)
             border = (
@@ -286,22 +287,19 @@ def outline_candidates(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: i
             inner = pts[~border]
             if len(inner) < 30:
                 continue
-            hull = cv2.convexHull(contour)
-            _, tri = cv2.minEnclosingTriangle(hull.astype(np.float32))
-            proposals = [] if tri is None else [(tri.reshape(3, 2).astype(np.float64), False)]
-            side_hint = math.sqrt(area) * 1.5
-            proposals += _hough_triangles(inner, (sh, sw), side_hint, cfg)
-            proposals = [(c, weak) for c, weak in proposals if _triangle_ok(c, (sh, sw))]
-            if not proposals:
-                continue
-            tris = np.stack([c for c, _ in proposals])  # (T, 3, 2)
-            sides = np.roll(tris, -1, axis=1) - tris
-            perimeters = np.hypot(sides[..., 0], sides[..., 1]).sum(axis=1)
-            supports = _supports(tris, inner, (sh, sw), 0.012 * perimeters)
-            for (corners, weak), support in zip(proposals, supports, strict=True):
-                # The board region should fill the triangle (windows and tiles included).
-                score = support * min(1.0, area / (0.35 * _area(corners)))
-                found.append((score, corners, inner, float(support), weak))
+            pieces.append((area, inner))
+            if area >= min_area:
+                hull = cv2.convexHull(contour)
+                _, tri = cv2.minEnclosingTriangle(hull.astype(np.float32))
+                enclosing = None if tri is None else tri.reshape(3, 2).astype(np.float64)
+                found += _scored(inner, area, enclosing, (sh, sw), cfg)
+        if len(pieces) > 1:
+            # An arm across the board cuts its plastic in pieces, each with only some of
+            # the three sides: their outlines together have all three.
+            area = sum(a for a, _ in pieces)
+            if area >= min_area:
+                inner = np.concatenate([p for _, p in pieces])
+                found += _scored(inner, area, None, (sh, sw), cfg)
     # Those on weak lines come last: the likeliest are tried first, the others are there
     # for when none of those fits (the reader ranks them by the lattice).
     found.sort(key=lambda f: (f[4], -f[0]))
@@ -322,6 +320,34 @@ def outline_candidates(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: i
     return Outlines(
         [(corners, pts, support, scale, (sw, sh)) for _, corners, pts, support, _ in kept]
     )
+
+
+def _scored(
+    inner: FloatArray,
+    area: float,
+    enclosing: FloatArray | None,
+    shape: tuple[int, int],
+    cfg: ReaderConfig,
+) -> list[tuple[float, FloatArray, FloatArray, float, bool]]:
+    """The triangles a dark region proposes, scored: its outline's points ``inner`` (P, 2)
+    off the frame's edge, its ``area``, its enclosing triangle (3, 2) if any. Each entry is
+    (score, corners, inner, support, on a weak line)."""
+    proposals = [] if enclosing is None else [(enclosing, False)]
+    side_hint = math.sqrt(area) * 1.5
+    proposals += _hough_triangles(inner, shape, side_hint, cfg)
+    proposals = [(c, weak) for c, weak in proposals if _triangle_ok(c, shape)]
+    if not proposals:
+        return []
+    tris = np.stack([c for c, _ in proposals])  # (T, 3, 2)
+    sides = np.roll(tris, -1, axis=1) - tris
+    perimeters = np.hypot(sides[..., 0], sides[..., 1]).sum(axis=1)
+    supports = _supports(tris, inner, shape, 0.012 * perimeters)
+    # The board region should fill the triangle (windows and tiles included).
+    fills = [min(1.0, area / (0.35 * _area(corners))) for corners, _ in proposals]
+    return [
+        (float(support * fill), corners, inner, float(support), weak)
+        for (corners, weak), support, fill in zip(proposals, supports, fills, strict=True)
+    ]
 
 
 class Outlines(Sequence[Outline]):

@@ -531,6 +531,24 @@ def test_dark_sleeves_over_the_band_do_not_hide_the_board(name: str) -> None:
     assert corner_error(reading, name) < 0.25 * cell_side  # not a cell off: a fifth
 
 
+@pytest.mark.parametrize(("name", "corner"), [("06", 1), ("08", 0), ("08", 1)])
+def test_an_arm_across_the_board_cutting_its_plastic_in_two(name: str, corner: int) -> None:
+    """A bare arm lies right across the board, from beyond the middle of one side to
+    beyond the middle of another: the board's black is two pieces, neither with all
+    three sides. The board is still found, its corners within a quarter of a cell."""
+    frame = load_image(str(STILLS / f"{name}.jpg"))
+    outer = outer_outline(name)
+    side = float(np.linalg.norm(outer[0] - outer[1]))
+    apex, right, left = (outer[(corner + k) % 3] for k in range(3))
+    p, q = 0.5 * (apex + right), 0.5 * (apex + left)
+    along = (p - q) / np.linalg.norm(p - q)
+    start, end = (q - along * side).astype(int), (p + along * side).astype(int)
+    cv2.line(frame, tuple(start), tuple(end), (120, 160, 215), int(0.1 * side))
+    reading = reader().read(frame)
+    assert reading.found, reading.reason
+    assert corner_error(reading, name) < 0.25 * side / 7.6
+
+
 def test_the_likeliest_outline_by_the_lattice_is_the_board() -> None:
     """The coarse lattice score ranks the true outline above triangles of the same size
     moved by a third of a side, turned, or shrunk."""
