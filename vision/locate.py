@@ -162,16 +162,28 @@ def _supports(
     return np.where(degenerate | (total == 0), 0.0, out)  # type: ignore[no-any-return]
 
 
-def _distinct_lines(lines: FloatArray, limit: int, side_hint: float) -> list[Line]:
-    """The first ``limit`` lines (rho, theta) of ``lines`` (N, 2) that are not near an
-    earlier one."""
-    kept: list[Line] = []
+def _distinct_lines(
+    lines: FloatArray, limit: int, apart: float, kept: list[Line] | None = None
+) -> list[Line]:
+    """``kept`` (a copy) and more of ``lines`` (N, 2) of (rho, theta), in order, up to
+    ``limit`` in all: those not within ``apart`` pixels and 7 degrees of one kept before."""
+    kept = [] if kept is None else list(kept)
     for rho, theta in lines:
         if len(kept) == limit:
             break
-        if all(abs(rho - r) > 0.05 * side_hint or _angle_gap(theta, t) > 0.12 for r, t in kept):
+        if all(not _same_line((rho, theta), line, apart) for line in kept):
             kept.append((float(rho), float(theta)))
     return kept
+
+
+def _same_line(a: Line, b: Line, apart: float) -> bool:
+    """Whether two lines (rho, theta) are within ``apart`` pixels and 7 degrees; theta
+    wraps at 180 degrees, where rho changes sign."""
+    (r1, t1), (r2, t2) = a, b
+    if _angle_gap(t1, t2) > 0.12:
+        return False
+    wrapped = abs(t1 - t2) > math.pi / 2
+    return abs(r1 - (-r2 if wrapped else r2)) <= apart
 
 
 def _hough_triangles(
@@ -199,16 +211,11 @@ def _hough_triangles(
     found = found[np.argsort(-found[:, 2], kind="stable")]  # strongest first
     lines = found[:, :2].astype(np.float64)
     is_strong = found[:, 2] >= max(20, int(strong_votes * side_hint))
-    kept = _distinct_lines(lines[is_strong], strong_limit, side_hint)
+    # A blurred or rounded edge makes several parallel lines close together: one of them.
+    apart = cfg.outline_line_apart * side_hint
+    kept = _distinct_lines(lines[is_strong], strong_limit, apart)
     strong = len(kept)
-    total = strong_limit + weak_limit
-    for line in _distinct_lines(lines, total, side_hint):
-        if len(kept) == total:
-            break
-        if all(
-            abs(line[0] - r) > 0.05 * side_hint or _angle_gap(line[1], t) > 0.12 for r, t in kept
-        ):
-            kept.append(line)
+    kept = _distinct_lines(lines, strong_limit + weak_limit, apart, kept)
     out = []
     for i, j, k in itertools.combinations(range(len(kept)), 3):
         trio = [kept[i], kept[j], kept[k]]
