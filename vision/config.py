@@ -56,6 +56,8 @@ class ReaderConfig:
     max_anisotropy: float
     saturation_range: tuple[float, float]  # how much less or more saturated a camera may render
     saturation_tolerance: tuple[float, float]  # chroma scales within 1/less..more are left out
+    saturation_min_tiles: int  # fewer tiles than this do not tell a camera's saturation
+    saturation_min_chroma: float  # Lab chroma: colours less colourful tell nothing of it
     black_min_windows: int  # seen windows whose frames may overrule a covered band
     outline_line_votes: tuple[float, float]  # strong, weak lines: stretches of the side hint
     outline_lines: tuple[int, int]  # so many strong lines at most, and weak ones besides

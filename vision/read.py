@@ -1102,40 +1102,58 @@ class BoardReader:
         The tile set's colours are known, so the observed colours themselves say how the
         light is tinted and how saturated the camera renders colours (a phone's boost, a
         washed-out webcam); the overall level is kept from the white point (each tile's
-        own, ``whites``).
+        own, ``whites``). The two are found together: colours washed out are named by
+        their nearest palette colour only once their chroma is scaled back.
         """
         obs = np.concatenate([normalise(s, black, w) for s, w in zip(sectors, whites, strict=True)])
         if len(obs) < 9:
             return np.ones(3), 1.0
         protos = np.array([self.proto_linear[c] for c in TILE_COLOURS])
         proto_lab = np.array([self.prototypes[c] for c in TILE_COLOURS])
-        gains = np.ones(3)
         cfg = self.config
         lo, hi = cfg.saturation_range
+        # Few tiles do not say how the camera renders colours (the windows of empty cells
+        # taken for tiles, a glare): their chroma is left as it is.
+        judge = len(sectors) >= cfg.saturation_min_tiles
+        gains, chroma = np.ones(3), 1.0
         for _ in range(3):
-            lab = linear_rgb_to_lab(obs * gains)
+            lab = _scaled_chroma(linear_rgb_to_lab(obs * gains), chroma)
             d = np.linalg.norm(lab[:, None, :] - proto_lab[None, :, :], axis=2)
             nearest = d.argmin(axis=1)
             target = protos[nearest]
             new = (obs * target).sum(axis=0) / np.maximum((obs * obs).sum(axis=0), 1e-9)
             new = new / np.exp(np.mean(np.log(np.maximum(new, 1e-6))))
             gains = np.clip(new, 0.6, 1.6)
-        # The spread of the chroma (a*, b*) of the nearest colours against that observed,
-        # about their means (a tint the gains left does not count). Within the palette's
-        # own spread (print, plastic, shading) the colours are left as they are, and a
-        # scale past what a camera does is no camera's rendering either. Naming each
-        # colour by its nearest pulls the scale down (washed-out colours are named white
-        # or purple more often), so less is asked of a scale above 1.
-        lab = linear_rgb_to_lab(obs * gains)
-        nearest = np.linalg.norm(lab[:, None] - proto_lab[None], axis=2).argmin(axis=1)
-        seen, want = lab[:, 1:], proto_lab[nearest, 1:]
-        seen, want = seen - seen.mean(axis=0), want - want.mean(axis=0)
-        den = float((seen * seen).sum())
-        chroma = float((seen * want).sum()) / den if den > 1e-9 else 1.0
+            if judge:
+                chroma = float(np.clip(self._chroma_scale(linear_rgb_to_lab(obs * gains)), lo, hi))
+        if not judge:
+            return gains, 1.0
+        # Within the palette's own spread (print, plastic, shading) the colours are left
+        # as they are, and a scale past what a camera does is no camera's rendering either.
+        chroma = self._chroma_scale(linear_rgb_to_lab(obs * gains))
         less, more = cfg.saturation_tolerance
         if not (lo < chroma < hi) or 1.0 / less < chroma < more:
             chroma = 1.0
         return gains, chroma
+
+    def _chroma_scale(self, lab: FloatArray) -> float:
+        """How much the chroma of observed palette colours (N, 3) Lab falls short of the
+        palette's: the median ratio of the palette colour's chroma to the observed one,
+        each colour named by its hue alone (a camera that washes colours out or boosts
+        them keeps their hues). The whites and greys (chroma under
+        ``saturation_min_chroma``) say nothing; 1 when few colours are left."""
+        chromatic = [c for c in TILE_COLOURS if c is not Colour.WHITE]
+        proto = np.array([self.prototypes[c] for c in chromatic])
+        proto_hue = np.arctan2(proto[:, 2], proto[:, 1])
+        proto_chroma = np.hypot(proto[:, 1], proto[:, 2])
+        seen_chroma = np.hypot(lab[:, 1], lab[:, 2])
+        keep = seen_chroma > self.config.saturation_min_chroma
+        if keep.sum() < 9:
+            return 1.0
+        hue = np.arctan2(lab[keep, 2], lab[keep, 1])
+        gap = np.abs((hue[:, None] - proto_hue[None, :] + np.pi) % (2 * np.pi) - np.pi)
+        named = gap.argmin(axis=1)
+        return float(np.median(proto_chroma[named] / seen_chroma[keep]))
 
     def _discs(
         self,

@@ -13,9 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
-from engine import SPECTRANGLE36, Board, Placement
+from engine import SPECTRANGLE36, Board, Colour, Placement
 from spectrangle.cli import main
-from vision.colour import linear_to_srgb, srgb_to_linear
+from vision.colour import TILE_COLOURS, linear_to_srgb, srgb_to_linear
 from vision.config import default_config
 from vision.errors import UnreadableImageError
 from vision.model import (
@@ -125,7 +125,7 @@ def saturated(frame: np.ndarray, factor: float) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", ["02", "05", "08", "09"])
-@pytest.mark.parametrize("factor", [0.7, 1.6])
+@pytest.mark.parametrize("factor", [0.55, 0.7, 1.6])
 def test_a_camera_that_renders_colours_more_or_less_saturated_reads_the_same(
     name: str, factor: float
 ) -> None:
@@ -133,6 +133,42 @@ def test_a_camera_that_renders_colours_more_or_less_saturated_reads_the_same(
     a washed-out photo reads as the plain one."""
     frame = load_image(str(STILLS / f"{name}.jpg"))
     assert reader().read(saturated(frame, factor)).board() == reading_of(name).board()
+
+
+@pytest.mark.parametrize(
+    ("factor", "whites", "expected"),
+    [(0.6, 0, 1 / 0.6), (1.4, 0, 1 / 1.4), (0.6, 12, 1 / 0.6), (1.0, 4, 1.0)],
+)
+def test_the_chroma_scale_is_told_by_the_palettes_hues(
+    factor: float, whites: int, expected: float
+) -> None:
+    """Palette colours with their chroma scaled by ``factor`` (each a little off in hue and
+    lightness, as printed and lit) give back the scale that undoes it; whites and greys
+    among them change nothing."""
+    rng = np.random.default_rng(5)
+    r = reader()
+    protos = np.array([r.prototypes[c] for c in TILE_COLOURS if c is not Colour.WHITE] * 4)
+    seen = protos.copy()
+    seen[:, 1:] *= factor
+    turn = rng.normal(0.0, 0.05, len(seen))  # radians of hue
+    cos, sin = np.cos(turn), np.sin(turn)
+    seen[:, 1], seen[:, 2] = (
+        cos * seen[:, 1] - sin * seen[:, 2],
+        sin * seen[:, 1] + cos * seen[:, 2],
+    )
+    seen[:, 0] += rng.normal(0.0, 3.0, len(seen))
+    grey = np.column_stack([rng.uniform(60, 100, whites), rng.normal(0, 1.5, (whites, 2))])
+    got = r._chroma_scale(np.concatenate([seen, grey]))
+    assert got == pytest.approx(expected, rel=0.05)
+
+
+def test_the_chroma_scale_needs_colours_to_tell() -> None:
+    """Only greys, or too few colours: no scale (1)."""
+    r = reader()
+    greys = np.column_stack([np.full(20, 80.0), np.full(20, 1.0), np.full(20, -1.0)])
+    assert r._chroma_scale(greys) == 1.0
+    few = np.array([r.prototypes[c] for c in TILE_COLOURS if c is not Colour.WHITE]) * [1, 0.5, 0.5]
+    assert r._chroma_scale(few) == 1.0
 
 
 def glare(frame: np.ndarray, centre: np.ndarray, sigma: float, peak: float) -> np.ndarray:
