@@ -118,7 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("folder", type=Path)
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument(
+        "--only", default="", help="the pipelines whose names hold this text (and as rendered)"
+    )
     args = parser.parse_args(argv)
+    chosen = {n: t for n, t in TRANSFORMS.items() if args.only in n or n == "as rendered"}
     cv2.setNumThreads(1)
     paths = sorted(p for p in args.folder.rglob("*.json") if p.with_suffix(".jpg").exists())
     if args.limit:
@@ -127,13 +131,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no labelled images in {args.folder}", file=sys.stderr)
         return 2
     reader = BoardReader()
-    totals = {name: [0, 0, 0] for name in TRANSFORMS}  # right, wrong, tiles
+    totals = {name: [0, 0, 0] for name in chosen}  # right, wrong, tiles
     for path in paths:
         data = json.loads(path.read_text())
         truth = Board.from_notation(data["board"], SPECTRANGLE36.geometry)
         visible = {c["index"] for c in data["cells"] if c["state"] == "tile"}
         frame = load_image(str(path.with_suffix(".jpg")))
-        for name, transform in TRANSFORMS.items():
+        for name, transform in chosen.items():
             right, wrong = score(reader.read(transform(frame)), truth, visible)
             totals[name][0] += right
             totals[name][1] += wrong
