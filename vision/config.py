@@ -58,6 +58,7 @@ class ReaderConfig:
     saturation_tolerance: tuple[float, float]  # chroma scales within 1/less..more are left out
     saturation_min_tiles: int  # fewer tiles than this do not tell a camera's saturation
     saturation_min_chroma: float  # Lab chroma: colours less colourful tell nothing of it
+    saturation_quantile: float  # of a colour's chroma seen: its clearest, the camera's own
     black_min_windows: int  # seen windows whose frames may overrule a covered band
     outline_line_votes: tuple[float, float]  # strong, weak lines: stretches of the side hint
     outline_lines: tuple[int, int]  # so many strong lines at most, and weak ones besides

@@ -1111,7 +1111,6 @@ class BoardReader:
         protos = np.array([self.proto_linear[c] for c in TILE_COLOURS])
         proto_lab = np.array([self.prototypes[c] for c in TILE_COLOURS])
         cfg = self.config
-        lo, hi = cfg.saturation_range
         # Few tiles do not say how the camera renders colours (the windows of empty cells
         # taken for tiles, a glare): their chroma is left as it is.
         judge = len(sectors) >= cfg.saturation_min_tiles
@@ -1125,35 +1124,54 @@ class BoardReader:
             new = new / np.exp(np.mean(np.log(np.maximum(new, 1e-6))))
             gains = np.clip(new, 0.6, 1.6)
             if judge:
-                chroma = float(np.clip(self._chroma_scale(linear_rgb_to_lab(obs * gains)), lo, hi))
-        if not judge:
-            return gains, 1.0
-        # Within the palette's own spread (print, plastic, shading) the colours are left
-        # as they are, and a scale past what a camera does is no camera's rendering either.
-        chroma = self._chroma_scale(linear_rgb_to_lab(obs * gains))
+                chroma = self._camera_chroma(linear_rgb_to_lab(obs * gains))
+        return gains, chroma if judge else 1.0
+
+    def _camera_chroma(self, lab: FloatArray) -> float:
+        """The chroma scale (:meth:`_chroma_scale`) of observed palette colours (N, 3) Lab,
+        1 where it is within the palette's own spread (print, plastic, shading) or past
+        what a camera does (no camera's rendering either)."""
+        cfg = self.config
+        chroma = self._chroma_scale(lab)
+        lo, hi = cfg.saturation_range
         less, more = cfg.saturation_tolerance
         if not (lo < chroma < hi) or 1.0 / less < chroma < more:
-            chroma = 1.0
-        return gains, chroma
+            return 1.0
+        return chroma
 
     def _chroma_scale(self, lab: FloatArray) -> float:
         """How much the chroma of observed palette colours (N, 3) Lab falls short of the
-        palette's: the median ratio of the palette colour's chroma to the observed one,
-        each colour named by its hue alone (a camera that washes colours out or boosts
-        them keeps their hues). The whites and greys (chroma under
-        ``saturation_min_chroma``) say nothing; 1 when few colours are left."""
+        palette's. Each colour is named by its hue alone (a camera that washes colours out
+        or boosts them keeps their hues); per palette colour seen three times or more, the
+        ratio of its chroma to the ``saturation_quantile`` of those seen (blur, glare,
+        shade and a hand's edge only take chroma away: the clearest of them tell the
+        camera); the median of these ratios, weighted by how often each colour is seen.
+        The whites and greys (chroma under ``saturation_min_chroma``) say nothing; 1 when
+        few colours are left."""
+        cfg = self.config
         chromatic = [c for c in TILE_COLOURS if c is not Colour.WHITE]
         proto = np.array([self.prototypes[c] for c in chromatic])
         proto_hue = np.arctan2(proto[:, 2], proto[:, 1])
         proto_chroma = np.hypot(proto[:, 1], proto[:, 2])
         seen_chroma = np.hypot(lab[:, 1], lab[:, 2])
-        keep = seen_chroma > self.config.saturation_min_chroma
+        keep = seen_chroma > cfg.saturation_min_chroma
         if keep.sum() < 9:
             return 1.0
         hue = np.arctan2(lab[keep, 2], lab[keep, 1])
         gap = np.abs((hue[:, None] - proto_hue[None, :] + np.pi) % (2 * np.pi) - np.pi)
         named = gap.argmin(axis=1)
-        return float(np.median(proto_chroma[named] / seen_chroma[keep]))
+        seen = seen_chroma[keep]
+        ratios, weights = [], []
+        for k in range(len(chromatic)):
+            mine = seen[named == k]
+            if len(mine) >= 3:
+                ratios.append(proto_chroma[k] / np.quantile(mine, cfg.saturation_quantile))
+                weights.append(len(mine))
+        if not ratios:
+            return 1.0
+        order = np.argsort(ratios)
+        cumulative = np.cumsum(np.array(weights)[order])
+        return float(np.array(ratios)[order][np.searchsorted(cumulative, cumulative[-1] / 2)])
 
     def _discs(
         self,
