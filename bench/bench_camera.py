@@ -20,6 +20,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from _stills import labelled_stills
 from numpy.typing import NDArray
 
 from engine import SPECTRANGLE36, Board
@@ -124,9 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     chosen = {n: t for n, t in TRANSFORMS.items() if args.only in n or n == "as rendered"}
     cv2.setNumThreads(1)
-    paths = sorted(p for p in args.folder.rglob("*.json") if p.with_suffix(".jpg").exists())
-    if args.limit:
-        paths = paths[: args.limit]
+    paths = labelled_stills(args.folder, args.limit)
     if not paths:
         print(f"no labelled images in {args.folder}", file=sys.stderr)
         return 2

@@ -29,6 +29,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core, as the reader ru
 
 import cv2
 import numpy as np
+from _stills import labelled_stills
 from numpy.typing import NDArray
 
 from engine import SPECTRANGLE36
@@ -95,9 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     cfg = default_config()
     reader = BoardReader()
     numerals = NumeralReader()
-    truths = sorted(p for p in args.folder.rglob("*.json") if p.with_suffix(".jpg").exists())
-    if args.limit:
-        truths = truths[: args.limit]
+    truths = labelled_stills(args.folder, args.limit)
     if not truths:
         print(f"no labelled images in {args.folder}", file=sys.stderr)
         return 2

@@ -22,6 +22,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from _stills import labelled_stills
 
 from engine import SPECTRANGLE36, Board
 from engine.colours import EDGE_ORDER
@@ -86,10 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         data[key] = json.loads(value)
     config = ReaderConfig.from_json(data)
     reader = BoardReader(config)
-    truths = sorted(args.folder.rglob("*.json"))
-    truths = [t for t in truths if t.with_suffix(".jpg").exists()]
-    if args.limit:
-        truths = truths[: args.limit]
+    truths = labelled_stills(args.folder, args.limit)
     if not truths:
         print(f"no labelled images in {args.folder}", file=sys.stderr)
         return 2

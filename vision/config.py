@@ -62,7 +62,7 @@ class ReaderConfig:
     black_min_windows: int  # seen windows whose frames may overrule a covered band
     outline_line_votes: tuple[float, float]  # strong, weak lines: stretches of the side hint
     outline_lines: tuple[int, int]  # so many strong lines at most, and weak ones besides
-    outline_line_apart: float  # parallel lines nearer than this (of the side hint) are one
+    outline_line_apart: float  # parallel lines nearer (of the side hint) are one: < a cell
     outline_pool: int  # outlines kept at most, the likeliest tried first
     outline_reranked: int  # of the others, so many best by a coarse lattice fit are tried
     outline_distinct: float  # outlines whose corners differ by less (of their size) are one

@@ -1125,7 +1125,7 @@ class BoardReader:
             gains = np.clip(new, 0.6, 1.6)
             if judge:
                 chroma = self._camera_chroma(linear_rgb_to_lab(obs * gains))
-        return gains, chroma if judge else 1.0
+        return gains, chroma
 
     def _camera_chroma(self, lab: FloatArray) -> float:
         """The chroma scale (:meth:`_chroma_scale`) of observed palette colours (N, 3) Lab,
@@ -1149,23 +1149,22 @@ class BoardReader:
         The whites and greys (chroma under ``saturation_min_chroma``) say nothing; 1 when
         few colours are left."""
         cfg = self.config
-        chromatic = [c for c in TILE_COLOURS if c is not Colour.WHITE]
-        proto = np.array([self.prototypes[c] for c in chromatic])
-        proto_hue = np.arctan2(proto[:, 2], proto[:, 1])
-        proto_chroma = np.hypot(proto[:, 1], proto[:, 2])
+        # (the prototypes may be a calibration's, set after the reader was made)
+        palette = np.array([self.prototypes[c] for c in TILE_COLOURS if c is not Colour.WHITE])
+        palette_hues = np.arctan2(palette[:, 2], palette[:, 1])
         seen_chroma = np.hypot(lab[:, 1], lab[:, 2])
         keep = seen_chroma > cfg.saturation_min_chroma
         if keep.sum() < 9:
             return 1.0
         hue = np.arctan2(lab[keep, 2], lab[keep, 1])
-        gap = np.abs((hue[:, None] - proto_hue[None, :] + np.pi) % (2 * np.pi) - np.pi)
+        gap = np.abs((hue[:, None] - palette_hues[None, :] + np.pi) % (2 * np.pi) - np.pi)
         named = gap.argmin(axis=1)
         seen = seen_chroma[keep]
         ratios, weights = [], []
-        for k in range(len(chromatic)):
+        for k, chroma in enumerate(np.hypot(palette[:, 1], palette[:, 2])):
             mine = seen[named == k]
             if len(mine) >= 3:
-                ratios.append(proto_chroma[k] / np.quantile(mine, cfg.saturation_quantile))
+                ratios.append(chroma / np.quantile(mine, cfg.saturation_quantile))
                 weights.append(len(mine))
         if not ratios:
             return 1.0
