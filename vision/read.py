@@ -345,26 +345,31 @@ def tile_doubt(
 
 
 def band_shift_gain(
-    here: tuple[FloatArray, float], there: tuple[FloatArray, float], cfg: ReaderConfig
+    here: tuple[FloatArray, float, int],
+    there: tuple[FloatArray, float, int],
+    cfg: ReaderConfig,
 ) -> float:
     """How much better the lattice fits moved (``there``) than as it is (``here``),
-    each the (band levels (3,), cells' match) of :meth:`BoardReader._shifted`.
+    each the (band levels (3,), cells' evidence, cells seen) of
+    :meth:`BoardReader._shifted`.
 
-    The cells' match, and the band along each side: darker (more like the plastic) is
-    better where the side is seen both ways, up to ``band_covered_level`` (a side
+    The cells' evidence (per cell in view both ways), and the band along each side:
+    darker (more like the plastic) is better where the side is seen both ways, up to
+    ``band_covered_level`` (a side
     under a hand is no plastic, whether the hand covers more or less of it); a side
     seen one way only (the other is out of the frame) counts only as the evidence it
     gives when it is on plastic, so that a side under a hand is not escaped by moving
     it out of the frame, nor a side on the plastic lost so.
     """
-    (band_here, cells_here), (band_there, cells_there) = here, there
+    (band_here, cells_here, n_here), (band_there, cells_there, n_there) = here, there
     seen_here, seen_there = ~np.isnan(band_here), ~np.isnan(band_there)
     both = seen_here & seen_there
     top = cfg.band_covered_level  # past it, not plastic however bright (a hand)
     darker = float(np.sum(np.minimum(band_here[both], top) - np.minimum(band_there[both], top)))
     lost = float(np.sum(np.maximum(cfg.band_bright_level - band_here[seen_here & ~both], 0)))
     found = float(np.sum(np.maximum(cfg.band_bright_level - band_there[seen_there & ~both], 0)))
-    return cells_there - cells_here + cfg.band_weight * (darker + found - lost)
+    cells = (cells_there - cells_here) / max(min(n_here, n_there), 1)
+    return cells + cfg.band_weight * (darker + found - lost)
 
 
 def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellReading]:
@@ -513,7 +518,7 @@ class BoardReader:
         plastic: NDArray[np.float32],
         valid: NDArray[np.uint8],
         shift: FloatArray,
-    ) -> tuple[FloatArray, float]:
+    ) -> tuple[FloatArray, float, int]:
         """:meth:`_band_and_cells` of the lattice moved by ``shift`` units, on a view of
         the board with a cell's extra margin (its brightness ``value``, its distance from
         colourless black ``plastic``, its validity)."""
@@ -529,15 +534,22 @@ class BoardReader:
         plastic: NDArray[np.float32],
         valid: NDArray[np.uint8],
         ppu: int,
-    ) -> tuple[FloatArray, float]:
+    ) -> tuple[FloatArray, float, int]:
         """On a canvas's value channel, its distance from colourless black and validity
         (H, W each): the (3,) level of the band along each side (NaN where out of the
         frame), 0 for the plastic's black and 1 for the bright things on the board; and
-        the mean match of the visible cells with a tile or an empty window."""
+        the evidence that the visible cells are cells: the sum over them of their match
+        with a tile or an empty window less ``band_cell_chance``, and how many they are.
+
+        A sum, not a mean: a lattice moved towards the frame's edge loses cells out of
+        it, and the mean of those left rises when the lost ones matched poorly (under a
+        hand, by the cut edge) however wrong the move; the sum counts what each lattice
+        claims is a cell and the other does not. ``band_cell_chance`` lies between the
+        match of a cell and that of the band's plastic (medians about 0.57 and 0.06)."""
         cfg = self.config
         ok = valid == 255
         if ok.sum() < 50:
-            return np.full(3, np.nan), 0.0
+            return np.full(3, np.nan), 0.0, 0
         lo, hi = np.percentile(plastic[ok], [5, 95])
         levels = np.full(3, np.nan)
         for k, (rows, cols) in enumerate(band_sides(ppu, *cfg.band_strip)):
@@ -548,7 +560,8 @@ class BoardReader:
         ncc = scorer(ppu, cfg).scores(np.ascontiguousarray(value), np.ascontiguousarray(valid))
         best = ncc.max(axis=1)
         seen_cells = best != 0
-        return levels, float(best[seen_cells].mean()) if seen_cells.any() else 0.0
+        evidence = float(np.sum(best[seen_cells] - cfg.band_cell_chance))
+        return levels, evidence, int(seen_cells.sum())
 
     def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading:
         """Read a frame; a frame without a board gives ``found=False`` and a reason."""

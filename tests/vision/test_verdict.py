@@ -176,8 +176,25 @@ BAND_CASES = [
 def test_the_lattice_moves_a_cell_only_for_plastic_under_the_band(
     here: tuple[float, ...], there: tuple[float, ...], cells: float, moved: bool
 ) -> None:
-    gain = band_shift_gain((np.array(here), 0.3), (np.array(there), 0.3 + cells), CFG)
+    seen = 20  # cells in view either way; ``cells`` is the better match of each
+    gain = band_shift_gain(
+        (np.array(here), 0.3 * seen, seen), (np.array(there), (0.3 + cells) * seen, seen), CFG
+    )
     assert (gain > CFG.band_shift_margin) == moved, gain
+
+
+def test_cells_lost_out_of_the_frame_do_not_make_a_move_better() -> None:
+    # A cut-off board: here, 17 cells match well (0.7) and 11 poorly by the frame's
+    # edge or under a hand (0.25); a move by a cell towards the edge keeps the 17 only.
+    # Their mean rises from 0.54 to 0.7, but the move explains no cell more.
+    chance = CFG.band_cell_chance
+    good, poor = 17 * (0.7 - chance), 11 * (0.25 - chance)
+    levels = np.array([NAN, 0.3, 0.1])
+    gain = band_shift_gain((levels, good + poor, 28), (levels, good, 17), CFG)
+    assert gain < CFG.band_shift_margin, gain
+    # The same lattice moved to where six more cells match well is better.
+    gain = band_shift_gain((levels, good, 17), (levels, good + 6 * (0.7 - chance), 23), CFG)
+    assert gain > CFG.band_shift_margin, gain
 
 
 # Cell 12's neighbours are 11, 13 and 6 (row 3, pointing down).
