@@ -592,11 +592,15 @@ class BoardReader:
             fit, details = better, {}
             cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
         if located and self._untrusted(fit, cells):
+            if fit.points < self.config.align_min_cells:
+                why = "fewer than the cells needed to match a lattice at all"
+            else:
+                why = "on which most cells do not look like the board's"
             return BoardReading(
                 False,
                 reason=(
-                    f"a lattice pinned by only {fit.points} points, on which most cells do "
-                    "not look like the board's (a hand over it, or the board cut off?)"
+                    f"a lattice pinned by only {fit.points} points, {why} (a hand over it,"
+                    " or the board cut off?)"
                 ),
             )
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
@@ -604,8 +608,16 @@ class BoardReader:
     def _untrusted(self, fit: BoardFit, cells: tuple[CellReading, ...]) -> bool:
         """A found lattice held by few points on which most cells in the frame read as
         neither empty nor a tile: most likely a wrong fit (a corner guessed from a cut-off
-        or covered outline, a lattice at the wrong scale), not a board to report."""
+        or covered outline, a lattice at the wrong scale), not a board to report.
+
+        A fit left with fewer points than ``align_min_cells`` (the fewest cells a round
+        of the fit may match) after its outliers are dropped is never trusted: a
+        homography has eight unknowns, and five points fit some lattice almost exactly
+        wherever it lies.
+        """
         cfg = self.config
+        if fit.points < cfg.align_min_cells:
+            return True
         if fit.points >= cfg.trust_full_points:
             return False
         unknown, in_view = unclear_in_view(cells)

@@ -265,3 +265,7 @@ def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted(
     assert reader._untrusted(fit(18), cells(20, elsewhere=10))
     assert not reader._untrusted(fit(18), cells(20, elsewhere=2))
     assert not reader._untrusted(fit(26), cells(20, elsewhere=10))
+    # Five points fit some lattice almost exactly wherever it lies: never trusted.
+    fewest = reader.config.align_min_cells
+    assert reader._untrusted(fit(fewest - 1), cells(0))
+    assert not reader._untrusted(fit(fewest), cells(0))
