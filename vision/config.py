@@ -98,6 +98,9 @@ class ReaderConfig:
     band_min_seen: float
     band_weight: float
     band_cell_chance: float  # a lattice cell's match that is as likely a cell as not
+    rescale_max_evidence: float  # below it, outlines a cell larger or smaller are tried
+    rescale_margin: float
+    rescale_rounds: int
     band_bright_level: float  # a side of the band below it is evidence of plastic
     band_covered_level: float  # a side above it is not plastic, however bright
     band_shift_margin: float

@@ -44,7 +44,7 @@ from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify
 from vision.locate import Outline, outline_candidates
-from vision.model import CENTROIDS, GEOMETRY, Canvas, FloatArray
+from vision.model import CENTROIDS, GEOMETRY, Canvas, FloatArray, outer_corners
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
     LATTICE_SHIFTS,
@@ -466,17 +466,78 @@ class BoardReader:
             except BoardNotFoundError as exc:
                 problem = str(exc)
                 continue
-            if fit.residual_units > cfg.max_residual_units * 2:
-                problem = f"the lattice does not fit the board (residual {fit.residual_units:.2f})"
-                continue
-            if anisotropy(fit.homography) > cfg.max_anisotropy:
-                problem = "the lattice found is stretched as no camera view of a board could be"
+            refusal = self._refusal(fit)
+            if refusal:
+                problem = refusal
                 continue
             if best is None or fit.points > best.points:
                 best = fit
             if fit.points >= cfg.enough_lattice_points:
                 break
         return best, problem
+
+    def _refusal(self, fit: BoardFit) -> str:
+        """Why a fit is no board's ("" when it may be one)."""
+        cfg = self.config
+        if fit.residual_units > cfg.max_residual_units * 2:
+            return f"the lattice does not fit the board (residual {fit.residual_units:.2f})"
+        if anisotropy(fit.homography) > cfg.max_anisotropy:
+            return "the lattice found is stretched as no camera view of a board could be"
+        return ""
+
+    def cells_evidence(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> float:
+        """How much the lattice's cells in the frame look like cells: per cell in view,
+        the mean of its match with a tile or an empty window less ``band_cell_chance``
+        (about 0.25 on a right fit, near 0 or below on a lattice a cell off)."""
+        cfg = self.config
+        ppu = cfg.band_check_ppu
+        canvas = Canvas(ppu)
+        view = warp_to_canvas(frame_bgr, fit.homography, canvas, lens=fit.lens)
+        plastic = colourful_value(view, cfg.contrast_chroma_weight)
+        valid = validity(frame_bgr.shape, fit.homography, canvas, fit.lens)
+        _, evidence, seen = self._band_and_cells(value_channel(view), plastic, valid, ppu)
+        return evidence / max(seen, 1)
+
+    def rescaled(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit:
+        """The fit again from outlines a row of cells larger or smaller, when its cells
+        hardly look like cells.
+
+        An outline a cell off (a side merged with a shadow, a sleeve or a dark table, or
+        one cut off) leads the fit to a lattice at the wrong scale that still matches
+        the cells near one corner; the band check moves lattices by whole cells but does
+        not scale them. Below ``rescale_max_evidence`` (:meth:`cells_evidence`), the six
+        outlines with one side moved out or in by a cell's height are fitted (each then
+        band-checked), and the one whose cells look most like cells is taken when it
+        beats the fit by ``rescale_margin``; up to ``rescale_rounds`` times.
+        """
+        cfg = self.config
+        evidence = self.cells_evidence(frame_bgr, fit)
+        if evidence >= cfg.rescale_max_evidence:
+            return fit
+        outer = outer_corners(cfg.band_width)
+        height = float(np.linalg.norm(outer[0] - outer[1:].mean(axis=0)))
+        step = (math.sqrt(3.0) / 2.0) / height  # a row of cells, as a share of the height
+        pyramid = Pyramid(frame_bgr, cfg)
+        for _ in range(cfg.rescale_rounds):
+            best, best_evidence = fit, evidence + cfg.rescale_margin
+            for anchor in outer:
+                for sign in (-1.0, 1.0):
+                    corners = fit.to_image(anchor + (outer - anchor) * (1.0 + sign * step))
+                    try:
+                        other = fit_board(frame_bgr, corners, cfg, pyramid)
+                    except BoardNotFoundError:
+                        continue
+                    if self._refusal(other):
+                        continue
+                    other = self.check_band(frame_bgr, other)
+                    other_evidence = self.cells_evidence(frame_bgr, other)
+                    if other_evidence > best_evidence:
+                        best, best_evidence = other, other_evidence
+            if best is fit:
+                break
+            log.debug("lattice rescaled: cells' evidence %.3f -> %.3f", evidence, best_evidence)
+            fit, evidence = best, best_evidence
+        return fit
 
     def check_band(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit:
         """The fit moved by whole cells when that puts the border band on dark plastic.
@@ -573,7 +634,7 @@ class BoardReader:
                 unmoved = self.locate(frame_bgr)
             except BoardNotFoundError as exc:
                 return BoardReading(False, reason=str(exc))
-            fit = self.check_band(frame_bgr, unmoved)
+            fit = self.rescaled(frame_bgr, self.check_band(frame_bgr, unmoved))
         details: dict[str, Any] = {}
         cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
         if unmoved is not None and fit is not unmoved:

@@ -504,6 +504,32 @@ def test_a_fit_one_cell_off_is_moved_back(name: str) -> None:
         assert np.abs(back.corners - fit.corners).max() < 1.0, shift
 
 
+@pytest.mark.parametrize("name", ["00", "08"])
+def test_a_fit_at_the_wrong_scale_is_fitted_again_from_outlines_a_cell_off(name: str) -> None:
+    """An outline a row of cells off (a side merged with a shadow) gives a lattice a
+    cell larger or smaller, scaled about one corner; its cells hardly look like cells,
+    and the fit from the outline a cell smaller or larger finds the board again. The
+    right fit is left as it is."""
+    fit = reading_of(name).fit
+    assert fit is not None
+    frame = load_image(str(STILLS / f"{name}.jpg"))
+    side = np.linalg.norm(fit.corners[0] - fit.corners[1]) / 6
+    cfg = reader().config
+    assert reader().cells_evidence(frame, fit) > cfg.rescale_max_evidence
+    assert reader().rescaled(frame, fit) is fit
+    for corner in PLAY_CORNERS:
+        for s in (5 / 6, 7 / 6):
+            scaled = np.array(
+                [[s, 0, corner[0] * (1 - s)], [0, s, corner[1] * (1 - s)], [0, 0, 1.0]]
+            )
+            h = fit.homography @ scaled
+            probe = BoardFit(h, np.zeros((3, 2)), 0.0, 0.0, 0, fit.lens)
+            wrong = BoardFit(h, probe.to_image(PLAY_CORNERS), 0.0, 0.0, 0, fit.lens)
+            assert reader().cells_evidence(frame, wrong) < cfg.rescale_max_evidence
+            back = reader().rescaled(frame, wrong)
+            assert np.abs(back.corners - fit.corners).max() < 0.15 * side, (corner, s)
+
+
 def test_a_wide_lens_bending_the_board_is_fitted() -> None:
     """Barrel distortion of a wide-angle webcam (as the reader models it, k = -0.12):
     the corners land where the bent image shows them and the board reads the same."""
