@@ -101,6 +101,8 @@ class ReaderConfig:
     rescale_max_evidence: float  # below it, outlines a cell larger or smaller are tried
     rescale_margin: float
     rescale_rounds: int
+    seen_palette_min_sectors: int  # sectors of vouched tiles needed to adapt the palette
+    seen_palette_prior: float
     band_bright_level: float  # a side of the band below it is evidence of plastic
     band_covered_level: float  # a side above it is not plastic, however bright
     band_shift_margin: float

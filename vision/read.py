@@ -281,6 +281,18 @@ def disc_stats(discs: list[FloatArray]) -> DiscStats:
     )
 
 
+def vouched(guess: TileGuess, cfg: ReaderConfig) -> bool:
+    """Whether a tile's numeral vouches for it: it reads the tile's own value, and no
+    other tile's colours come within ``vouched_min_margin``. A numeral is independent
+    evidence: the colours may then be further off (blur, a shadow). Never the joker:
+    white has no hue to check (a sleeve, a palm)."""
+    return (
+        not guess.tile.is_joker
+        and guess.numeral == guess.tile.value
+        and guess.runner_up - guess.cost >= cfg.vouched_min_margin
+    )
+
+
 def tile_doubt(
     guess: TileGuess,
     contrast: float,
@@ -314,15 +326,8 @@ def tile_doubt(
         # a hand or a sleeve here.
         alike = guess.alternatives[0][0] if guess.alternatives else None
         return f"looks like {alike}, {ELSEWHERE}"
-    # A numeral that reads the tile's own value is independent evidence: the colours may
-    # then be further off (blur, a shadow), as long as no other tile comes close.
-    vouched = (
-        not guess.tile.is_joker  # white has no hue to check: a sleeve, a palm
-        and guess.numeral == guess.tile.value
-        and guess.runner_up - guess.cost >= cfg.vouched_min_margin
-    )
-    doubt_limit = cfg.vouched_doubt_limit if vouched else cfg.tile_doubt_limit
-    edge_limit = cfg.vouched_edge_limit if vouched else cfg.edge_reject_distance
+    doubt_limit = cfg.vouched_doubt_limit if vouched(guess, cfg) else cfg.tile_doubt_limit
+    edge_limit = cfg.vouched_edge_limit if vouched(guess, cfg) else cfg.edge_reject_distance
     if (
         contrast < cfg.disc_min_contrast
         or guess.cost + cfg.disc_navy_weight * navy > doubt_limit
@@ -891,6 +896,22 @@ class BoardReader:
             details["disc_offsets"] = num_offsets
             details["disc_contrast"] = num_contrast
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
+        first_guesses = guesses
+        seen_palette = self._seen_palette(labs, guesses)
+        if seen_palette is not None:
+            # Each sector against the nearer of the two palettes: the light may differ
+            # across the board (a lamp's glare on part of it), and tiles read well as
+            # printed stay so.
+            seen_costs = np.stack(
+                [
+                    colour_distance(labs, seen_palette[c], cfg.colour_lightness_weight)
+                    for c in TILE_COLOURS
+                ],
+                axis=-1,
+            )
+            guesses = identify(
+                np.minimum(sector_costs, seen_costs), numeral_costs, cfg.numeral_weight
+            )
         disc_contrasts, disc_navy = self._discs(
             stats, black, whites, gains, chroma, sectors.mean(axis=1)
         )
@@ -925,9 +946,14 @@ class BoardReader:
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
             contrast, navy = structure_ok[k]
             glared = glares[k] > cfg.glare_limit * float(white.max())
-            doubt = tile_doubt(
-                guess, contrast, navy, weak[k], glared, cfg, lightness=float(labs[k, :, 0].mean())
-            )
+            lightness = float(labs[k, :, 0].mean())
+            doubt = tile_doubt(guess, contrast, navy, weak[k], glared, cfg, lightness=lightness)
+            if doubt is None and guesses is not first_guesses and not vouched(guess, cfg):
+                # The photo's own palette names only tiles its numeral vouches for that
+                # the printed palette would not name.
+                doubt = tile_doubt(
+                    first_guesses[k], contrast, navy, weak[k], glared, cfg, lightness=lightness
+                )
             if doubt is not None:
                 if doubt:  # else it stays "covered or unclear"
                     readings[i] = CellReading(i, UNKNOWN, note=doubt)
@@ -945,6 +971,39 @@ class BoardReader:
                 i, TILE, guess.edges, guess.tile.value, confidence, note, alternatives
             )
         return tuple(beside_covered(readings, cfg)), canvas_bgr
+
+    def _seen_palette(
+        self, labs: FloatArray, guesses: list[TileGuess]
+    ) -> dict[Colour, FloatArray] | None:
+        """The palette as this photo shows it, from the tiles its numerals vouch for; or
+        None when none is.
+
+        ``labs`` (K, 3 edges, 3) are the candidates' sectors in normalised Lab. The
+        normalisation leaves what one gain per channel cannot fix: a lamp's spectrum,
+        glare over the board, a camera's own colour rendering. A tile whose numeral
+        reads its value and whose colours name it clearly (by ``vouched_min_margin``)
+        shows its colours as the photo renders them; each colour's prototype moves to
+        the median of its sectors so seen, by the share n / (n + ``seen_palette_prior``)
+        of its n sectors (a colour seen once moves little, one seen often to what is
+        seen).
+        """
+        cfg = self.config
+        samples: dict[Colour, list[FloatArray]] = {c: [] for c in TILE_COLOURS}
+        for k, g in enumerate(guesses):
+            if not vouched(g, cfg) or g.cost > cfg.tile_doubt_limit:
+                continue
+            for e, colour in enumerate(g.edges):
+                samples[colour].append(labs[k, e])
+        if sum(len(v) for v in samples.values()) < cfg.seen_palette_min_sectors:
+            return None
+        out = dict(self.prototypes)
+        for colour, seen in samples.items():
+            if not seen:
+                continue
+            n = len(seen)
+            offset = np.median(np.stack(seen), axis=0) - self.prototypes[colour]
+            out[colour] = self.prototypes[colour] + offset * (n / (n + cfg.seen_palette_prior))
+        return out
 
     def _see_through(
         self, value: NDArray[np.float32], valid: NDArray[np.uint8], ppu: int

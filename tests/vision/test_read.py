@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,11 +14,12 @@ import cv2
 import numpy as np
 import pytest
 
-from engine import SPECTRANGLE36, Board, Colour, Placement
+from engine import SPECTRANGLE36, Board, Colour, Placement, Tile
 from spectrangle.cli import main
 from vision.colour import TILE_COLOURS, linear_to_srgb, srgb_to_linear
 from vision.config import default_config
 from vision.errors import UnreadableImageError
+from vision.identify import TileGuess
 from vision.model import (
     CENTROIDS,
     PLAY_CORNERS,
@@ -263,6 +265,49 @@ def right_and_wrong(reading: BoardReading, name: str) -> tuple[int, int]:
         if right >= best[0]:
             best = (right, len(placed) - right)
     return best
+
+
+def crosstalk(frame: np.ndarray, share: float) -> np.ndarray:
+    """The photo as a cheap sensor's colour matrix renders it: each channel takes in a
+    share of its neighbours' light (in linear light), which no gain per channel undoes."""
+    m = np.array([[1 - share, share, 0], [share / 2, 1 - share, share / 2], [0, share, 1 - share]])
+    out = srgb_to_linear(frame.astype(np.float64) / 255.0) @ m.T
+    return (linear_to_srgb(np.clip(out, 0, 1)) * 255 + 0.5).astype(np.uint8)
+
+
+def test_the_photos_own_palette_reads_a_camera_that_renders_colours_its_own_way() -> None:
+    """The tiles the numerals vouch for show how the photo renders each colour; the
+    tiles whose colours the printed palette cannot name are named by those."""
+    frame = crosstalk(load_image(str(STILLS / "02.jpg")), 0.35)
+    tiles = len(truth_board("02").placements)
+    right, wrong = right_and_wrong(reader().read(frame), "02")
+    assert wrong == 0 and right >= tiles - 1
+    printed_only = BoardReader(replace(default_config(), seen_palette_min_sectors=10**6))
+    assert right_and_wrong(printed_only.read(frame), "02")[0] < right
+
+
+def test_the_photos_palette_moves_by_how_often_each_colour_is_vouched_for() -> None:
+    reader_ = BoardReader()
+    cfg = reader_.config
+    red, blue = reader_.prototypes[Colour.RED], reader_.prototypes[Colour.BLUE]
+    shift = np.array([0.0, 6.0, -4.0])
+    rrb = Tile.from_notation("RRB4")
+
+    def guess(numeral: int | None, margin: float) -> TileGuess:
+        edges = (Colour.RED, Colour.RED, Colour.BLUE)
+        return TileGuess(rrb, edges, 10.0, 10.0 + margin, numeral)
+
+    labs = np.stack([np.stack([red + shift, red + shift, blue])] * 2)
+    # Two tiles vouched for: four red sectors, two blue ones seen as printed.
+    palette = reader_._seen_palette(labs, [guess(4, 20.0), guess(4, 20.0)])
+    assert palette is not None
+    n = 4
+    assert np.allclose(palette[Colour.RED], red + shift * n / (n + cfg.seen_palette_prior))
+    assert np.allclose(palette[Colour.BLUE], blue)
+    assert np.allclose(palette[Colour.GREEN], reader_.prototypes[Colour.GREEN])
+    # Neither a numeral that reads another value nor colours close to another tile's
+    # vouch for a tile.
+    assert reader_._seen_palette(labs, [guess(5, 20.0), guess(4, 1.0)]) is None
 
 
 def test_an_out_of_focus_photo_still_reads_its_tiles() -> None:
