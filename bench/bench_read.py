@@ -104,8 +104,11 @@ def main(argv: list[str] | None = None) -> int:
         groups = bucket(truth.get("conditions", {}))
         groups["all"] = "all"
         totals["images"] += 1
+        upright = truth.get("conditions", {}).get("tilt_deg", 0.0) <= 45.0
+        totals["images up to 45 degrees"] += int(upright)
         if not reading.found:
             totals["not found"] += 1
+            totals["not found up to 45 degrees"] += int(upright)
             for k, v in groups.items():
                 stats[k][v][1] += 1
             if args.details:
@@ -118,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         corner_err.append(
             float(np.linalg.norm(np.roll(true_c, -best, axis=0) - ours, axis=1).max())
         )
+        cell_side = float(np.linalg.norm(true_c[0] - true_c[1])) / 6.0
+        totals["wrong boards"] += int(corner_err[-1] > 0.5 * cell_side)
         cells = turn(out["cells"], best)
         hidden = set(truth.get("covered", [])) | set(truth.get("outside", []))
         # What really lies under a hand: the truth's board (its cells say "unknown" there).
@@ -176,6 +181,11 @@ def main(argv: list[str] | None = None) -> int:
     found = n - totals["not found"]
     tiles = max(totals["visible tiles"], 1)
     print(f"images: {n}, board found: {found / n:.1%}")
+    upright = totals["images up to 45 degrees"]
+    if upright:
+        found_upright = upright - totals["not found up to 45 degrees"]
+        print(f"board found up to 45 degrees of tilt: {found_upright / upright:.1%} of {upright}")
+    print(f"boards found but wrong (a corner half a cell off or more): {totals['wrong boards']}")
     print(
         f"tiles read exactly: {totals['tiles exact'] / tiles:.2%} of {totals['visible tiles']}"
         f" (unknown {totals['tiles unknown']}, wrong {totals['tiles wrong']})"
