@@ -45,6 +45,23 @@ _SRGB_TO_XYZ = np.array(
 _WHITE_XYZ = _SRGB_TO_XYZ.sum(axis=1)
 
 
+def white_balanced(frame_bgr: NDArray[np.uint8], quantile: float) -> NDArray[np.uint8]:
+    """The frame (H, W, 3) uint8 with each channel scaled so that its brightest things
+    (value at or above the ``quantile`` percentile) come out colourless, uint8.
+
+    A lamp's colour tints everything it lights, the board's black plastic too; on a
+    coloured table (a navy cloth under a warm lamp) the tinted plastic is no more
+    colourless than the table. The brightest things in a photo are mostly white or
+    lit near white (the tiles' numerals and jokers, highlights), so their median colour
+    is the light's.
+    """
+    value = frame_bgr.max(axis=2)
+    bright = value >= np.percentile(value, quantile)
+    light = np.median(frame_bgr[bright].astype(np.float64), axis=0)
+    gains = light.max() / np.maximum(light, 1.0)
+    return np.clip(frame_bgr * gains, 0, 255).astype(np.uint8)  # type: ignore[no-any-return]
+
+
 def srgb_to_linear(srgb: FloatArray) -> FloatArray:
     """sRGB in [0, 1] -> linear light, any shape (..., 3)."""
     s = np.clip(np.asarray(srgb, dtype=np.float64), 0.0, 1.0)

@@ -37,6 +37,7 @@ class ReaderConfig:
     """Every number the reader uses; see the JSON file for their meaning."""
 
     locate_long_side_px: int
+    locate_white_quantile: float  # brightest share of a photo taken as lit white
     band_width: float
     dark_relative_value: float
     dark_relative_chroma: float

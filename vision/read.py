@@ -39,6 +39,7 @@ from vision.colour import (
     normalise,
     prototype_lab,
     prototype_linear,
+    white_balanced,
 )
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
@@ -632,14 +633,36 @@ class BoardReader:
     def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading:
         """Read a frame; a frame without a board gives ``found=False`` and a reason."""
         frame_bgr = check_frame(frame_bgr)
-        located = fit is None  # a stored fit (the tracker's) is not second-guessed
-        unmoved: BoardFit | None = None
-        if fit is None:
-            try:
-                unmoved = self.locate(frame_bgr)
-            except BoardNotFoundError as exc:
-                return BoardReading(False, reason=str(exc))
-            fit = self.rescaled(frame_bgr, self.check_band(frame_bgr, unmoved))
+        if fit is not None:  # a stored fit (the tracker's) is not second-guessed
+            return self._read_fitted(frame_bgr, fit, None)
+        first = self._read_located(frame_bgr, frame_bgr)
+        if first.found:
+            return first
+        # The plastic tinted by a coloured lamp may look no more colourless than a
+        # coloured table: the board is looked for again in the photo balanced to the
+        # light's colour (its cells are still read in the photo as it is).
+        balanced = white_balanced(frame_bgr, self.config.locate_white_quantile)
+        second = self._read_located(frame_bgr, balanced)
+        return second if second.found else first
+
+    def _read_located(
+        self, frame_bgr: NDArray[np.uint8], search_bgr: NDArray[np.uint8]
+    ) -> BoardReading:
+        """The frame read with the board located in ``search_bgr`` (the frame, or the
+        frame balanced to the light's colour)."""
+        try:
+            unmoved = self.locate(search_bgr)
+        except BoardNotFoundError as exc:
+            return BoardReading(False, reason=str(exc))
+        fit = self.rescaled(search_bgr, self.check_band(search_bgr, unmoved))
+        return self._read_fitted(frame_bgr, fit, unmoved)
+
+    def _read_fitted(
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, unmoved: BoardFit | None
+    ) -> BoardReading:
+        """The frame read on a fit; ``unmoved`` the located fit before the band check and
+        the rescaling (None for a stored fit, which is trusted as it is)."""
+        located = unmoved is not None
         details: dict[str, Any] = {}
         cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
         if unmoved is not None and fit is not unmoved:
@@ -807,6 +830,8 @@ class BoardReader:
         rim_dark = darkness(canvas_bgr[packed.rim], packed.rim) > cfg.dark_distance
         counts = np.diff(np.r_[packed.rim_starts, len(rim_dark)])
         fills = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts) / counts
+        if details is not None:
+            details["fills"] = fills
         sec_meds = segment_medians(
             canvas_bgr[packed.sectors].astype(np.float64), packed.sector_starts
         ).reshape(-1, 3, 3)

@@ -16,7 +16,7 @@ import pytest
 
 from engine import SPECTRANGLE36, Board, Colour, Placement, Tile
 from spectrangle.cli import main
-from vision.colour import TILE_COLOURS, linear_to_srgb, srgb_to_linear
+from vision.colour import TILE_COLOURS, linear_to_srgb, srgb_to_linear, white_balanced
 from vision.config import default_config
 from vision.errors import UnreadableImageError
 from vision.identify import TileGuess
@@ -573,6 +573,37 @@ def test_a_fit_at_the_wrong_scale_is_fitted_again_from_outlines_a_cell_off(name:
             assert reader().cells_evidence(frame, wrong) < cfg.rescale_max_evidence
             back = reader().rescaled(frame, wrong)
             assert np.abs(back.corners - fit.corners).max() < 0.15 * side, (corner, s)
+
+
+def test_a_board_on_a_navy_cloth_under_a_warm_lamp_is_found() -> None:
+    """A warm lamp tints the black plastic brown and makes a navy cloth as colourless as
+    the plastic should be: the dark region of the board runs into the table. Balanced to
+    the light's colour (its brightest things), the plastic is colourless again."""
+    name = "08"
+    frame = load_image(str(STILLS / f"{name}.jpg")).astype(np.float64)
+    outline = project(np.array(truth_of(name)["homography"]), outer_corners(0.51))
+    board = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillPoly(board, [np.round(outline).astype(np.int32)], 1)
+    cloth = np.array([62.0, 38.0, 28.0]) + np.random.default_rng(0).normal(0, 4, frame.shape)
+    frame = np.where(board[..., None] == 1, frame, cloth)
+    warm = np.clip(frame * np.array([0.45, 0.8, 1.0]), 0, 255).astype(np.uint8)
+    assert not reader()._read_located(warm, warm).found  # as the photo is, it is not
+    reading = reader().read(warm)
+    assert reading.found
+    assert right_and_wrong(reading, name) == (len(truth_board(name).placements), 0)
+
+
+@pytest.mark.parametrize("tint", [(0.5, 0.8, 1.0), (1.0, 0.9, 0.6), (1.0, 1.0, 1.0)])
+def test_white_balance_makes_the_brightest_things_colourless(tint: tuple[float, ...]) -> None:
+    frame = np.full((100, 100, 3), 30.0)
+    frame[:5, :] = 240.0  # the white things: 5% of the photo
+    frame[50:, :] = (200.0, 60.0, 40.0)  # a blue object, as bright as white is not
+    tinted = np.clip(frame * np.array(tint), 0, 255).astype(np.uint8)
+    balanced = white_balanced(tinted, 96.0)
+    white = balanced[:5].reshape(-1, 3).astype(float)
+    assert np.ptp(white, axis=1).max() <= 2 and white.max() >= 239
+    blue = balanced[60, 0].astype(float)
+    assert blue[0] > 2 * blue[2]  # coloured things keep their colour
 
 
 def test_a_wide_lens_bending_the_board_is_fitted() -> None:
