@@ -75,6 +75,7 @@ NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
 BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"
+NUMERAL_DISAGREES = "numeral reads"
 
 
 @dataclass(frozen=True)
@@ -388,14 +389,21 @@ def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellR
     ``beside_covered_min_confidence`` there is unknown. Covering are the cells whose
     frame is not plastic or that show no tile's disc and colours; not glare, the frame's
     edge, nor a tile read unsure (blur mistakes it for one read elsewhere, or a joker).
+
+    Beside a cell that looks like a tile read on another cell (so one of the two is not
+    what it looks like), a tile whose numeral reads another value than its colours say
+    is unknown too: a held tile, or fingers over some of its sectors, make both.
     """
     covering = {c.index for c in readings if c.state == UNKNOWN and c.note in (COVERED, NO_TILE)}
+    doubled = {c.index for c in readings if c.state == UNKNOWN and c.note.endswith(ELSEWHERE)}
     out = list(readings)
     for c in readings:
-        if c.state != TILE or c.confidence >= cfg.beside_covered_min_confidence:
+        if c.state != TILE:
             continue
-        beside = (GEOMETRY.across(c.index, e) for e in EDGE_ORDER)
-        if any(b is not None and b[0] in covering for b in beside):
+        beside = {b[0] for b in (GEOMETRY.across(c.index, e) for e in EDGE_ORDER) if b is not None}
+        unsure = c.confidence < cfg.beside_covered_min_confidence
+        disagree = c.note.startswith(NUMERAL_DISAGREES)
+        if (unsure and beside & covering) or (disagree and beside & doubled):
             out[c.index] = CellReading(c.index, UNKNOWN, note=BESIDE_COVERED)
     return out
 
@@ -987,7 +995,7 @@ class BoardReader:
             confidence = float(1.0 - math.exp(-max(margin, 0.0) / 12.0))
             note = ""
             if guess.numeral is not None and guess.numeral != guess.tile.value:
-                note = f"numeral reads {guess.numeral} but the colours say {guess.tile}"
+                note = f"{NUMERAL_DISAGREES} {guess.numeral} but the colours say {guess.tile}"
                 confidence *= 0.5
             alternatives = tuple(
                 (Placement(i, *edges, tile.value), cost) for tile, edges, cost in guess.alternatives

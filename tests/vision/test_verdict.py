@@ -198,30 +198,35 @@ def test_cells_lost_out_of_the_frame_do_not_make_a_move_better() -> None:
 
 
 # Cell 12's neighbours are 11, 13 and 6 (row 3, pointing down).
-# (case, confidence of the tile on cell 12, the note of unknown cell 13 or None when it
-# reads empty, whether the tile stays)
+# (case, confidence of the tile on cell 12, whether its numeral disagrees with its
+# colours, the note of unknown cell 13 or None when it reads empty, whether the tile stays)
+DOUBLED = f"looks like RRR6, {ELSEWHERE}"
 BESIDE_CASES = [
-    ("unsure beside a covered cell", 0.15, COVERED, False),
-    ("unsure beside a hand's no-tile", 0.15, NO_TILE, False),
-    ("sure beside a covered cell", 0.6, COVERED, True),
-    ("unsure beside an empty cell", 0.15, None, True),
-    ("unsure beside glare (no hand)", 0.15, GLARE, True),
-    ("unsure beside a tile read elsewhere (blur)", 0.15, f"looks like RRR6, {ELSEWHERE}", True),
-    ("unsure beside the frame's edge", 0.15, OUTSIDE, True),
+    ("unsure beside a covered cell", 0.15, False, COVERED, False),
+    ("unsure beside a hand's no-tile", 0.15, False, NO_TILE, False),
+    ("sure beside a covered cell", 0.6, False, COVERED, True),
+    ("unsure beside an empty cell", 0.15, False, None, True),
+    ("unsure beside glare (no hand)", 0.15, False, GLARE, True),
+    ("unsure beside a tile read elsewhere (blur)", 0.15, False, DOUBLED, True),
+    ("unsure beside the frame's edge", 0.15, False, OUTSIDE, True),
+    ("numeral disagreeing beside a tile read elsewhere", 0.6, True, DOUBLED, False),
+    ("numeral disagreeing beside an empty cell", 0.6, True, None, True),
+    ("numeral disagreeing beside a covered cell, but sure", 0.6, True, COVERED, True),
 ]
 
 
 @pytest.mark.parametrize(
-    ("confidence", "neighbour", "kept"),
+    ("confidence", "disagrees", "neighbour", "kept"),
     [c[1:] for c in BESIDE_CASES],
     ids=[c[0] for c in BESIDE_CASES],
 )
 def test_an_unsure_tile_beside_a_covered_cell_is_unknown(
-    confidence: float, neighbour: str | None, kept: bool
+    confidence: float, disagrees: bool, neighbour: str | None, kept: bool
 ) -> None:
     assert {a[0] for e in Edge if (a := GEO.across(12, e)) is not None} == {11, 13, 6}
     cells = [CellReading(i, "empty") for i in range(36)]
-    tile = CellReading(12, "tile", (R, R, P), 5, confidence)
+    note = "numeral reads 4 but the colours say RRP5" if disagrees else ""
+    tile = CellReading(12, "tile", (R, R, P), 5, confidence, note)
     cells[12] = tile
     if neighbour is not None:
         cells[13] = CellReading(13, "unknown", note=neighbour)
