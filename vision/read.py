@@ -653,6 +653,16 @@ class BoardReader:
         second = self._read_located(frame_bgr, balanced)
         return second if second.found else first
 
+    def find(self, frame_bgr: NDArray[np.uint8]) -> BoardFit:
+        """The board's fit as :meth:`read` finds it (located, band-checked, rescaled,
+        refitted on the discs, looked for again in the photo balanced to the light, and
+        trusted), for those that follow the board from frame to frame;
+        :class:`BoardNotFoundError` with the reason when there is none."""
+        reading = self.read(frame_bgr)
+        if not reading.found or reading.fit is None:
+            raise BoardNotFoundError(reading.reason)
+        return reading.fit
+
     def _read_located(
         self, frame_bgr: NDArray[np.uint8], search_bgr: NDArray[np.uint8]
     ) -> BoardReading:
@@ -838,8 +848,6 @@ class BoardReader:
         rim_dark = darkness(canvas_bgr[packed.rim], packed.rim) > cfg.dark_distance
         counts = np.diff(np.r_[packed.rim_starts, len(rim_dark)])
         fills = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts) / counts
-        if details is not None:
-            details["fills"] = fills
         sec_meds = segment_medians(
             canvas_bgr[packed.sectors].astype(np.float64), packed.sector_starts
         ).reshape(-1, 3, 3)

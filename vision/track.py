@@ -558,7 +558,7 @@ class Tracker:
         self._frames_since_locate = 0
         self.stats.locates += 1
         try:
-            fit = self.reader.locate(frame_bgr)
+            fit = self.reader.find(frame_bgr)
         except VisionError as exc:
             log.info("%s: no board: %s", name, exc)
             return []
@@ -793,7 +793,7 @@ class Tracker:
         assert self.fit is not None
         self.stats.locates += 1
         try:
-            fit = self.reader.locate(frame_bgr)
+            fit = self.reader.find(frame_bgr)
         except VisionError as exc:
             log.info("%s: board not found again: %s", name, exc)
             return None

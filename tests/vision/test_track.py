@@ -147,6 +147,8 @@ class FakeReader:
             raise BoardNotFoundError("no board")
         return fit_for(h)
 
+    find = locate  # the tracker finds the board as the reader's read does
+
     def read(self, frame_bgr: np.ndarray, fit: BoardFit | None = None) -> BoardReading:
         self.reads += 1
         h, cells = self.scene.readings[_key(frame_bgr)]
