@@ -18,7 +18,7 @@ from engine import SPECTRANGLE36, Board, Colour, Placement, Tile
 from spectrangle.cli import main
 from vision.colour import TILE_COLOURS, linear_to_srgb, srgb_to_linear, white_balanced
 from vision.config import default_config
-from vision.errors import UnreadableImageError
+from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess
 from vision.model import (
     CENTROIDS,
@@ -422,6 +422,17 @@ def test_no_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert doc["board"]["found"] is False
         assert doc["board"]["reason"]
         assert doc["cells"] == []
+
+
+def test_find_gives_the_fit_that_read_reports_or_the_reason_there_is_none() -> None:
+    frame = load_image(str(STILLS / "05.jpg"))
+    fit, reading = reader().find(frame), reader().read(frame)
+    assert reading.fit is not None
+    assert np.allclose(fit.corners, reading.fit.corners)
+    noise = np.random.default_rng(2).integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    with pytest.raises(BoardNotFoundError) as excinfo:
+        reader().find(noise)
+    assert str(excinfo.value) == reader().read(noise).reason
 
 
 def test_unreadable_file_exit_2_and_others_still_read(
