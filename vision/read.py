@@ -283,16 +283,19 @@ def disc_stats(discs: list[FloatArray]) -> DiscStats:
     )
 
 
-def vouched(guess: TileGuess, cfg: ReaderConfig) -> bool:
-    """Whether a tile's numeral vouches for it: it reads the tile's own value, and no
-    other tile's colours come within ``vouched_min_margin``. A numeral is independent
-    evidence: the colours may then be further off (blur, a shadow). Never the joker:
-    white has no hue to check (a sleeve, a palm)."""
+def numeral_agrees(guess: TileGuess, cfg: ReaderConfig) -> bool:
+    """Whether the numeral reads the tile's own value and no other tile's colours come
+    within ``vouched_min_margin``."""
     return (
-        not guess.tile.is_joker
-        and guess.numeral == guess.tile.value
-        and guess.runner_up - guess.cost >= cfg.vouched_min_margin
+        guess.numeral == guess.tile.value and guess.runner_up - guess.cost >= cfg.vouched_min_margin
     )
+
+
+def vouched(guess: TileGuess, cfg: ReaderConfig) -> bool:
+    """Whether a tile's numeral vouches for it (:func:`numeral_agrees`). A numeral is
+    independent evidence: the colours may then be further off (blur, a shadow). Never
+    the joker: white has no hue to check (a sleeve, a palm)."""
+    return not guess.tile.is_joker and numeral_agrees(guess, cfg)
 
 
 def tile_doubt(
@@ -313,14 +316,10 @@ def tile_doubt(
     numerals there (100: as white). An empty string: unknown, keeping the note "covered
     or unclear".
     """
-    if glared and not (
-        # What glare leaves of the colours (the plastic's reflection taken away; the tile
-        # may be glossier) is trusted only where they alone make the tile plain and its
-        # own numeral agrees, as no other tile's does.
-        guess.numeral == guess.tile.value
-        and guess.runner_up - guess.cost >= cfg.vouched_min_margin
-        and guess.cost <= cfg.plain_max_cost
-    ):
+    # What glare leaves of the colours (the plastic's reflection taken away; the tile may
+    # be glossier) is trusted only where they alone make the tile plain and its own
+    # numeral agrees, as no other tile's does.
+    if glared and not (numeral_agrees(guess, cfg) and guess.cost <= cfg.plain_max_cost):
         return GLARE
     if guess.runner_up < guess.cost - cfg.forced_gap:
         # Each tile exists once: named only because the tile it looks like is read
@@ -328,8 +327,9 @@ def tile_doubt(
         # a hand or a sleeve here.
         alike = guess.alternatives[0][0] if guess.alternatives else None
         return f"looks like {alike}, {ELSEWHERE}"
-    doubt_limit = cfg.vouched_doubt_limit if vouched(guess, cfg) else cfg.tile_doubt_limit
-    edge_limit = cfg.vouched_edge_limit if vouched(guess, cfg) else cfg.edge_reject_distance
+    sure = vouched(guess, cfg)
+    doubt_limit = cfg.vouched_doubt_limit if sure else cfg.tile_doubt_limit
+    edge_limit = cfg.vouched_edge_limit if sure else cfg.edge_reject_distance
     if (
         contrast < cfg.disc_min_contrast
         or guess.cost + cfg.disc_navy_weight * navy > doubt_limit
@@ -377,6 +377,12 @@ def band_shift_gain(
     found = float(np.sum(np.maximum(cfg.band_bright_level - band_there[seen_there & ~both], 0)))
     cells = (cells_there - cells_here) / max(min(n_here, n_there), 1)
     return cells + cfg.band_weight * (darker + found - lost)
+
+
+def _per_cell(band_and_cells: tuple[FloatArray, float, int]) -> float:
+    """The cells' evidence per cell in view, of :meth:`BoardReader._band_and_cells`."""
+    _, evidence, seen = band_and_cells
+    return evidence / max(seen, 1)
 
 
 def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellReading]:
@@ -503,18 +509,11 @@ class BoardReader:
         """How much the lattice's cells in the frame look like cells: per cell in view,
         the mean of its match with a tile or an empty window less ``band_cell_chance``
         (about 0.25 on a right fit, near 0 or below on a lattice a cell off)."""
-        cfg = self.config
-        ppu = cfg.band_check_ppu
-        canvas = Canvas(ppu)
-        view = warp_to_canvas(frame_bgr, fit.homography, canvas, lens=fit.lens)
-        plastic = colourful_value(view, cfg.contrast_chroma_weight)
-        valid = validity(frame_bgr.shape, fit.homography, canvas, fit.lens)
-        _, evidence, seen = self._band_and_cells(value_channel(view), plastic, valid, ppu)
-        return evidence / max(seen, 1)
+        return _per_cell(self._shifted(*self._band_view(frame_bgr, fit), np.zeros(2)))
 
     def rescaled(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit:
-        """The fit again from outlines a row of cells larger or smaller, when its cells
-        hardly look like cells.
+        """The fit band-checked (:meth:`check_band`), and fitted again from outlines a row
+        of cells larger or smaller when its cells then hardly look like cells.
 
         An outline a cell off (a side merged with a shadow, a sleeve or a dark table, or
         one cut off) leads the fit to a lattice at the wrong scale that still matches
@@ -525,7 +524,7 @@ class BoardReader:
         beats the fit by ``rescale_margin``; up to ``rescale_rounds`` times.
         """
         cfg = self.config
-        evidence = self.cells_evidence(frame_bgr, fit)
+        fit, evidence = self._band_checked(frame_bgr, fit)
         if evidence >= cfg.rescale_max_evidence:
             return fit
         outer = outer_corners(cfg.band_width)
@@ -543,8 +542,7 @@ class BoardReader:
                         continue
                     if self._refusal(other):
                         continue
-                    other = self.check_band(frame_bgr, other)
-                    other_evidence = self.cells_evidence(frame_bgr, other)
+                    other, other_evidence = self._band_checked(frame_bgr, other)
                     if other_evidence > best_evidence:
                         best, best_evidence = other, other_evidence
             if best is fit:
@@ -561,31 +559,39 @@ class BoardReader:
         black plastic with small peg holes, tells. A move is taken when the band along
         the sides gets clearly darker than the cells' match gets worse.
         """
-        cfg = self.config
-        ppu = cfg.band_check_ppu
-        canvas = Canvas(ppu)
-        # One view of the board with a cell's margin more, cut at each shift.
-        wide = Canvas(ppu, margin=canvas.margin + 1.0)
-        for _ in range(2):
-            view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
-            value = value_channel(view)
-            # The band is black plastic: colourless as well as dark (a dark cloth beside
-            # the board is as dark, but not colourless).
-            plastic = colourful_value(view, cfg.contrast_chroma_weight)
-            valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
+        return self._band_checked(frame_bgr, fit)[0]
 
-            here = self._shifted(value, plastic, valid, np.zeros(2))
+    def _band_checked(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> tuple[BoardFit, float]:
+        """:meth:`check_band`'s fit, and its :meth:`cells_evidence` (measured on the way)."""
+        cfg = self.config
+        for _ in range(2):
+            view = self._band_view(frame_bgr, fit)
+            here = self._shifted(*view, np.zeros(2))
             best, best_gain = None, cfg.band_shift_margin
             for shift in LATTICE_SHIFTS:
-                gain = band_shift_gain(here, self._shifted(value, plastic, valid, shift), cfg)
+                gain = band_shift_gain(here, self._shifted(*view, shift), cfg)
                 if gain > best_gain:
                     best, best_gain = shift, gain
             if best is None:
-                break
+                return fit, _per_cell(here)
             log.debug("lattice moved by a cell: merit %.2f better", best_gain)
             t = np.array([[1.0, 0.0, best[0]], [0.0, 1.0, best[1]], [0.0, 0.0, 1.0]])
             fit = fit.moved(t)
-        return fit
+        return fit, self.cells_evidence(frame_bgr, fit)
+
+    def _band_view(
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit
+    ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.uint8]]:
+        """One view of the board with a cell's margin more, to be cut at each shift
+        (:meth:`_shifted`): its brightness, its distance from colourless black (the band
+        is black plastic: colourless as well as dark; a dark cloth beside the board is
+        as dark, but not colourless), and its validity, (H, W) each."""
+        cfg = self.config
+        wide = Canvas(cfg.band_check_ppu, margin=Canvas(cfg.band_check_ppu).margin + 1.0)
+        view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
+        plastic = colourful_value(view, cfg.contrast_chroma_weight)
+        valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
+        return value_channel(view), plastic, valid
 
     def _shifted(
         self,
@@ -672,7 +678,7 @@ class BoardReader:
             unmoved = self.locate(search_bgr)
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
-        fit = self.rescaled(search_bgr, self.check_band(search_bgr, unmoved))
+        fit = self.rescaled(search_bgr, unmoved)
         return self._read_fitted(frame_bgr, fit, unmoved)
 
     def _read_fitted(
@@ -922,13 +928,7 @@ class BoardReader:
         )
         sectors = normalise(np.stack(sector_lin), black, whites[:, None, :]) * gains  # (K, 3, 3)
         labs = _scaled_chroma(linear_rgb_to_lab(sectors), chroma)
-        sector_costs = np.stack(
-            [
-                colour_distance(labs, self.prototypes[c], cfg.colour_lightness_weight)
-                for c in TILE_COLOURS
-            ],
-            axis=-1,
-        )  # (K, 3 edges, 6 colours)
+        sector_costs = self._sector_costs(labs, self.prototypes)
         num_scores, num_contrast, num_offsets = self.numerals.scores(
             canvas_bgr, candidates, ppu, cfg
         )
@@ -943,13 +943,7 @@ class BoardReader:
             # Each sector against the nearer of the two palettes: the light may differ
             # across the board (a lamp's glare on part of it), and tiles read well as
             # printed stay so.
-            seen_costs = np.stack(
-                [
-                    colour_distance(labs, seen_palette[c], cfg.colour_lightness_weight)
-                    for c in TILE_COLOURS
-                ],
-                axis=-1,
-            )
+            seen_costs = self._sector_costs(labs, seen_palette)
             guesses = identify(
                 np.minimum(sector_costs, seen_costs), numeral_costs, cfg.numeral_weight
             )
@@ -989,7 +983,7 @@ class BoardReader:
             glared = glares[k] > cfg.glare_limit * float(white.max())
             lightness = float(labs[k, :, 0].mean())
             doubt = tile_doubt(guess, contrast, navy, weak[k], glared, cfg, lightness=lightness)
-            if doubt is None and guesses is not first_guesses and not vouched(guess, cfg):
+            if doubt is None and seen_palette is not None and not vouched(guess, cfg):
                 # The photo's own palette names only tiles its numeral vouches for that
                 # the printed palette would not name.
                 doubt = tile_doubt(
@@ -1012,6 +1006,12 @@ class BoardReader:
                 i, TILE, guess.edges, guess.tile.value, confidence, note, alternatives
             )
         return tuple(beside_covered(readings, cfg)), canvas_bgr
+
+    def _sector_costs(self, labs: FloatArray, palette: dict[Colour, FloatArray]) -> FloatArray:
+        """The colour distance (K, 3 edges, 6 colours) of the sectors ``labs`` (K, 3, 3)
+        Lab to each colour of ``palette``, in ``TILE_COLOURS`` order."""
+        weight = self.config.colour_lightness_weight
+        return np.stack([colour_distance(labs, palette[c], weight) for c in TILE_COLOURS], axis=-1)
 
     def _seen_palette(
         self, labs: FloatArray, guesses: list[TileGuess]
