@@ -46,7 +46,7 @@ from vision.colour import (
     colour_distance,
     prototype_lab,
 )
-from vision.config import ReaderConfig, config_values
+from vision.config import ReaderConfig, config_json, config_values
 from vision.errors import BoardNotFoundError, CalibrationError, VisionError
 from vision.model import (
     CENTRE,
@@ -143,7 +143,7 @@ class CalibrationConfig:
 @cache
 def default_calibration_config() -> CalibrationConfig:
     text = resources.files("vision.data").joinpath("calibration.json").read_text("utf-8")
-    return CalibrationConfig.from_json(json.loads(text))
+    return CalibrationConfig.from_json(config_json(text))
 
 
 # ----------------------------------------------------------------------------- the profile

@@ -184,6 +184,29 @@ def segment_percentiles(values: FloatArray, starts: IntArray, qs: Sequence[float
 
 
 @cache
+def ridge_samples(ppu: int, cfg: ReaderConfig) -> tuple[IntArray, IntArray]:
+    """Canvas pixels (rows, cols) across the black ridge along each cell's edges, (36, 3,
+    A, P) each in EDGE_ORDER: A points along the edge's middle (clear of the stars where
+    cells meet by ``ridge_end_margin`` of its length at each end), P across it, up to
+    ``ridge_read_half_width`` units either side (the ridge, and where the fit may put it)."""
+    canvas = Canvas(ppu)
+    along = np.linspace(cfg.ridge_end_margin, 1.0 - cfg.ridge_end_margin, cfg.ridge_points)
+    across = np.linspace(-cfg.ridge_read_half_width, cfg.ridge_read_half_width, cfg.ridge_points)
+    pts = np.empty((len(CENTROIDS), 3, len(along), len(across), 2))
+    for i, tri in enumerate(VERTICES):
+        for k in range(3):
+            # The edge's ends: the two vertices nearest its midpoint.
+            a, b = tri[np.argsort(np.linalg.norm(tri - EDGE_MIDPOINTS[i, k], axis=1))[:2]]
+            d = b - a
+            n = np.array([-d[1], d[0]]) / math.hypot(*d)
+            pts[i, k] = a + along[:, None, None] * d + across[None, :, None] * n
+    uv = np.floor(canvas.to_canvas(pts.reshape(-1, 2))).astype(np.int64)
+    cols = np.clip(uv[:, 0], 0, canvas.width - 1).reshape(pts.shape[:-1])
+    rows = np.clip(uv[:, 1], 0, canvas.height - 1).reshape(pts.shape[:-1])
+    return rows, cols
+
+
+@cache
 def band_sides(ppu: int, inner: float, outer: float) -> tuple[tuple[IntArray, IntArray], ...]:
     """Canvas pixels (rows, cols) of the border band along each side of the playing triangle.
 
@@ -216,6 +239,7 @@ __all__ = [
     "PackedZones",
     "band_sides",
     "packed_zones",
+    "ridge_samples",
     "segment_medians",
     "segment_percentiles",
     "zones",

@@ -13,6 +13,32 @@ from typing import Any
 from vision.errors import VisionError
 
 
+def config_json(text: str) -> dict[str, Any]:
+    """A config file's JSON object; a key given twice is an error (json.loads would keep
+    the last silently, and one of two settings of the same name would be lost).
+
+    >>> config_json('{"a": 1, "b": 2}')
+    {'a': 1, 'b': 2}
+    >>> config_json('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    ValueError: key 'a' given twice
+    """
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise ValueError(f"key {key!r} given twice")
+            out[key] = value
+        return out
+
+    data = json.loads(text, object_pairs_hook=unique)
+    if not isinstance(data, dict):
+        raise ValueError("a config is a JSON object")
+    return data
+
+
 def config_values(cls: type, data: Mapping[str, Any], what: str) -> dict[str, Any]:
     """The values of a config dataclass's fields from JSON data; a missing one is an error.
 
@@ -122,6 +148,13 @@ class ReaderConfig:
     plain_max_cost: float  # a reading this close to a tile's colours is plain from them
     tile_doubt_limit: float
     beside_covered_min_confidence: float  # below it, a tile beside a covered cell is unknown
+    ridge_end_margin: float  # share of an edge's length at each end not read for its ridge
+    ridge_read_half_width: float  # board units either side of an edge read for its ridge
+    ridge_points: int  # samples along and across each edge's ridge
+    ridge_along_quantile: float  # an edge's ridge: this quantile of its samples along it
+    ridge_seen_max: float  # the photo shows its ridges: median ridge over sector below this
+    ridge_seen_min_edges: int  # ... on at least so many edges between two tiles
+    ridge_hidden_min: float  # an edge whose ridge is this bright against its sector: hidden
     joker_max_navy: float  # the joker's disc: no further from navy (white has no hue)
     joker_min_lightness: float  # the joker's sectors' mean L*, the numerals' white = 100
     edge_reject_distance: float
@@ -168,7 +201,7 @@ class ReaderConfig:
         if path is None:
             return default_config()
         try:
-            return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+            return cls.from_json(config_json(Path(path).read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError) as exc:
             raise VisionError(f"cannot load reader config {path}: {exc}", str(path)) from None
 
@@ -176,4 +209,4 @@ class ReaderConfig:
 @cache
 def default_config() -> ReaderConfig:
     text = resources.files("vision.data").joinpath("reader.json").read_text("utf-8")
-    return ReaderConfig.from_json(json.loads(text))
+    return ReaderConfig.from_json(config_json(text))

@@ -25,6 +25,7 @@ from vision.cells import (
     PackedZones,
     band_sides,
     packed_zones,
+    ridge_samples,
     segment_medians,
     segment_percentiles,
     zones,
@@ -73,6 +74,7 @@ GLARE = "glare washes the colours out"
 COVERED = "covered or unclear"
 NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
 BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
+RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)"
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"
 NUMERAL_DISAGREES = "numeral reads"
@@ -383,6 +385,56 @@ def _per_cell(band_and_cells: tuple[FloatArray, float, int]) -> float:
     """The cells' evidence per cell in view, of :meth:`BoardReader._band_and_cells`."""
     _, evidence, seen = band_and_cells
     return evidence / max(seen, 1)
+
+
+#: (36, 3) bool in EDGE_ORDER: the edges between two cells (not on the board's edge).
+INNER_EDGES: NDArray[np.bool_] = np.array(
+    [[GEOMETRY.across(i, e) is not None for e in EDGE_ORDER] for i in range(len(GEOMETRY))]
+)
+
+
+def hidden_ridges(
+    readings: list[CellReading], ridges: FloatArray, sectors: FloatArray, cfg: ReaderConfig
+) -> list[CellReading]:
+    """The readings with the tiles that show no ridge along an edge made unknown.
+
+    A tile fills its cell; a thin ridge of the board's black plastic runs between two
+    cells, and an empty cell's frame is as dark beyond it. An edge between two cells
+    as bright as the tile's own sector beside it (``ridge_hidden_min`` of it) has
+    something over it: fingers, or a tile held above the board, whose colours are then
+    read. Only in a photo whose ridges show (their median between two tiles at most
+    ``ridge_seen_max`` of the sectors, on ``ridge_seen_min_edges`` at least): blur may
+    wash them all out. ``ridges`` and ``sectors`` (36, 3) in EDGE_ORDER: how far each
+    edge's ridge and the sector beside it are from the plastic's black (0: plastic).
+
+    >>> cfg = default_config()
+    >>> cells = [CellReading(i, TILE if i < 9 else EMPTY) for i in range(36)]
+    >>> ridges, sectors = np.full((36, 3), 0.2), np.full((36, 3), 0.8)
+    >>> [c.state for c in hidden_ridges(cells, ridges, sectors, cfg)[:3]]
+    ['tile', 'tile', 'tile']
+    >>> ridges[2, 2] = 0.78  # cell 2's base: as bright as its sector
+    >>> [c.state for c in hidden_ridges(cells, ridges, sectors, cfg)[:3]]
+    ['tile', 'tile', 'unknown']
+    """
+    tiles = {c.index for c in readings if c.state == TILE}
+    share = ridges / np.maximum(sectors, 1e-6)
+    between = [
+        share[i, k]
+        for i in tiles
+        for k, e in enumerate(EDGE_ORDER)
+        if (o := GEOMETRY.across(i, e)) is not None and o[0] in tiles
+    ]
+    if len(between) < cfg.ridge_seen_min_edges or float(np.median(between)) > cfg.ridge_seen_max:
+        return readings
+    # Beside a sector about as dark as the plastic, no ridge can show; and the board's
+    # edge is not judged: paper, a sleeve or the score's pegs may lie on the band.
+    judged = (sectors >= cfg.dark_distance) & INNER_EDGES
+    hidden = judged & (share >= cfg.ridge_hidden_min)
+    out = list(readings)
+    for i in tiles:
+        if hidden[i].any():
+            out[i] = CellReading(i, UNKNOWN, note=RIDGE_HIDDEN)
+    return out
 
 
 def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellReading]:
@@ -716,6 +768,10 @@ class BoardReader:
                     " or the board cut off?)"
                 ),
             )
+        if "ridges" in details:
+            cells = tuple(
+                hidden_ridges(list(cells), details["ridges"], details["sector_levels"], self.config)
+            )
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
 
     def _untrusted(self, fit: BoardFit, cells: tuple[CellReading, ...]) -> bool:
@@ -1005,6 +1061,15 @@ class BoardReader:
             readings[i] = CellReading(
                 i, TILE, guess.edges, guess.tile.value, confidence, note, alternatives
             )
+        tiles = [c.index for c in readings if c.state == TILE]
+        if details is not None and tiles:
+            rows, cols = (a[tiles] for a in ridge_samples(ppu, cfg))  # (T, 3, A, P)
+            dark = darkness(canvas_bgr[rows, cols].reshape(-1, 3), (rows.ravel(), cols.ravel()))
+            ridges = np.full((len(readings), 3), np.nan)
+            ridges[tiles] = np.quantile(
+                dark.reshape(rows.shape).min(axis=-1), cfg.ridge_along_quantile, axis=-1
+            )
+            details["ridges"], details["sector_levels"] = ridges, sec_levels
         return tuple(beside_covered(readings, cfg)), canvas_bgr
 
     def _sector_costs(self, labs: FloatArray, palette: dict[Colour, FloatArray]) -> FloatArray:

@@ -29,7 +29,6 @@ are redone by the engine. :class:`Tracker` holds only the loaded resources and t
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from collections.abc import Sequence
@@ -45,7 +44,7 @@ from numpy.typing import NDArray
 from engine import SPECTRANGLE36, Placement, check_placement
 from engine.colours import EDGE_ORDER
 from engine.game import Game, Outcome, Place
-from vision.config import config_values
+from vision.config import config_json, config_values
 from vision.errors import VisionError
 from vision.model import CENTRE, PLAY_CORNERS, VERTICES, Canvas, FloatArray, outer_corners, project
 from vision.read import EMPTY, TILE, UNKNOWN, BoardReading, CellReading, check_frame
@@ -101,7 +100,7 @@ class TrackerConfig:
             text = resources.files("vision.data").joinpath("tracker.json").read_text("utf-8")
         else:
             text = Path(path).read_text(encoding="utf-8")
-        return cls.from_json(json.loads(text))
+        return cls.from_json(config_json(text))
 
     def run_length(self, fps: float | None) -> int:
         """Frames that must be still (mutually quiet) before the board is read."""

@@ -5,9 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cells import band_sides, packed_zones, segment_medians, segment_percentiles, zones
+from vision.cells import (
+    band_sides,
+    packed_zones,
+    ridge_samples,
+    segment_medians,
+    segment_percentiles,
+    zones,
+)
 from vision.config import default_config
-from vision.model import Canvas
+from vision.model import EDGE_MIDPOINTS, VERTICES, Canvas
 
 
 @pytest.mark.parametrize("starts", [[0], [0, 1, 2], [0, 3, 10, 11, 30], [0, 49]])
@@ -58,3 +65,25 @@ def test_band_sides_lie_outside_the_playing_triangle_on_the_canvas() -> None:
     # The three strips do not overlap.
     keys = [set(zip(r.tolist(), c.tolist(), strict=True)) for r, c in sides]
     assert not (keys[0] & keys[1]) and not (keys[1] & keys[2]) and not (keys[0] & keys[2])
+
+
+@pytest.mark.parametrize("ppu", [24, 40])
+def test_ridge_samples_lie_across_the_middle_of_each_edge(ppu: int) -> None:
+    cfg = default_config()
+    rows, cols = ridge_samples(ppu, cfg)
+    assert rows.shape == cols.shape == (36, 3, cfg.ridge_points, cfg.ridge_points)
+    canvas = Canvas(ppu)
+    pts = np.stack([canvas.x0 + (cols + 0.5) / ppu, canvas.y0 + (rows + 0.5) / ppu], axis=-1)
+    pixel = 1.0 / ppu
+    for i in range(36):
+        for k in range(3):
+            mid = EDGE_MIDPOINTS[i, k]
+            a, b = VERTICES[i][np.argsort(np.linalg.norm(VERTICES[i] - mid, axis=1))[:2]]
+            d = (b - a) / np.linalg.norm(b - a)
+            rel = pts[i, k].reshape(-1, 2) - a
+            along = rel @ d
+            across = np.abs(rel @ np.array([-d[1], d[0]]))
+            assert across.max() <= cfg.ridge_read_half_width + pixel
+            assert across.min() <= pixel  # the ridge itself is sampled
+            assert along.min() >= cfg.ridge_end_margin - pixel
+            assert along.max() <= 1.0 - cfg.ridge_end_margin + pixel

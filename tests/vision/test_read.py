@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from engine import SPECTRANGLE36, Board, Colour, Placement, Tile
+from engine.colours import EDGE_ORDER
 from spectrangle.cli import main
 from vision.colour import TILE_COLOURS, linear_to_srgb, srgb_to_linear, white_balanced
 from vision.config import default_config
@@ -22,6 +23,7 @@ from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess
 from vision.model import (
     CENTROIDS,
+    EDGE_MIDPOINTS,
     PLAY_CORNERS,
     canonical_order,
     outer_corners,
@@ -134,7 +136,7 @@ def test_a_camera_that_renders_colours_more_or_less_saturated_reads_the_same(
     """The tile set's own colours say how saturated the camera renders them: a boosted or
     a washed-out photo reads as the plain one."""
     frame = load_image(str(STILLS / f"{name}.jpg"))
-    assert reader().read(saturated(frame, factor)).board() == reading_of(name).board()
+    assert reads_the_same(reader().read(saturated(frame, factor)), reading_of(name), name)
 
 
 @pytest.mark.parametrize(
@@ -234,6 +236,34 @@ def test_glare_on_the_plastic_leaves_empty_cells_empty() -> None:
     assert len(changed) <= 1, changed
 
 
+@pytest.mark.parametrize(("cell", "edge"), [(12, 0), (13, 0), (21, 0), (6, 1)])
+def test_a_fingertip_over_a_tiles_edge_makes_it_unknown_not_another_tile(
+    cell: int, edge: int
+) -> None:
+    """A fingertip over one sector and the ridge beside it: the sector reads the finger's
+    colour, which with the other two may name another tile. The hidden ridge says that
+    something lies over the tile."""
+    clean = reading_of("00")
+    assert clean.fit is not None and clean.cells[cell].state == "tile"
+    across = GEO.across(cell, EDGE_ORDER[edge])
+    assert across is not None and clean.cells[across[0]].state == "tile"
+    tip = clean.fit.to_image((0.75 * EDGE_MIDPOINTS[cell, edge] + 0.25 * CENTROIDS[cell])[None])
+    size = px_per_unit(clean.fit.homography)
+    frame = load_image(str(STILLS / "00.jpg"))
+    axes = (round(0.22 * size), round(0.12 * size))
+    centre = (round(float(tip[0, 0])), round(float(tip[0, 1])))
+    cv2.ellipse(frame, centre, axes, 30, 0, 360, (110, 140, 205), -1, cv2.LINE_AA)
+    reading = reader().read(frame)
+    assert reading.found
+    assert reading.cells[cell].state == "unknown", reading.cells[cell]
+    wrong = [
+        c.index
+        for c, was in zip(reading.cells, clean.cells, strict=True)
+        if c.state == "tile" and c.placement != was.placement
+    ]
+    assert wrong == []
+
+
 def test_a_plainly_seen_window_is_empty_whatever_its_frame() -> None:
     """A veil of light over the playing area (haze, a lamp's broad reflection) lifts the
     black frames of the empty cells far above the plastic's black: a window whose shape
@@ -253,6 +283,28 @@ def test_a_plainly_seen_window_is_empty_whatever_its_frame() -> None:
     assert all(cells[i].state == "empty" for i in plain)
     # the veil does lift the frames: some windows are seen but not plainly (unknown)
     assert sum(c.state == "empty" for c in cells) < sum(c.state == "empty" for c in clean.cells)
+
+
+def truth_turn(reading: BoardReading, name: str) -> int:
+    """The turn of the truth that fits the reading best."""
+    placed = reading.board().placements
+    return max(
+        range(3), key=lambda k: sum(p == turned(truth_board(name), k)[p.index] for p in placed)
+    )
+
+
+def reads_the_same(reading: BoardReading, clean: BoardReading, name: str) -> bool:
+    """Whether ``reading`` gives ``clean``'s board, but that a cell the truth has under a
+    hand may read unknown in either (the right answer too: a finger on its edge)."""
+    covered = set(truth_of(name).get("covered", []))
+    for _ in range(truth_turn(clean, name)):
+        covered = {GEO.rotation[i] for i in covered}
+    for a, b in zip(reading.cells, clean.cells, strict=True):
+        if a.index in covered and "unknown" in (a.state, b.state):
+            continue
+        if a.state != b.state or a.placement != b.placement:
+            return False
+    return True
 
 
 def right_and_wrong(reading: BoardReading, name: str) -> tuple[int, int]:
@@ -353,7 +405,7 @@ def test_a_stored_fit_a_tenth_of_a_cell_off_is_refitted_on_hazy_discs(name: str)
     off = clean.fit.moved(np.array([[1.0, 0.0, 0.1], [0.0, 1.0, -0.05], [0.0, 0.0, 1.0]]))
     reading = reader().read(hazy, off)
     assert reading.fit is not None
-    assert reading.board() == clean.board()
+    assert reads_the_same(reading, clean, name)
 
 
 def test_the_light_field_follows_a_lamps_falloff() -> None:
@@ -601,7 +653,8 @@ def test_a_board_on_a_navy_cloth_under_a_warm_lamp_is_found() -> None:
     assert not reader()._read_located(warm, warm).found  # as the photo is, it is not
     reading = reader().read(warm)
     assert reading.found
-    assert right_and_wrong(reading, name) == (len(truth_board(name).placements), 0)
+    assert reads_the_same(reading, reading_of(name), name)
+    assert right_and_wrong(reading, name)[1] == 0
 
 
 @pytest.mark.parametrize("tint", [(0.5, 0.8, 1.0), (1.0, 0.9, 0.6), (1.0, 1.0, 1.0)])

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from engine import SPECTRANGLE36, Colour, Edge, Tile
+from engine.colours import EDGE_ORDER
 from vision.config import default_config
 from vision.identify import TileGuess
 from vision.read import (
@@ -15,10 +16,12 @@ from vision.read import (
     GLARE,
     NO_TILE,
     OUTSIDE,
+    RIDGE_HIDDEN,
     BoardReader,
     CellReading,
     band_shift_gain,
     beside_covered,
+    hidden_ridges,
     tile_doubt,
 )
 from vision.rectify import BoardFit, Lens
@@ -274,3 +277,62 @@ def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted(
     fewest = reader.config.align_min_cells
     assert reader._untrusted(fit(fewest - 1), cells(0))
     assert not reader._untrusted(fit(fewest), cells(0))
+
+
+# Cells 0-8 (the top three rows) hold tiles, the rest are empty; cell 5's edges are
+# (left, right, base). (case, ridge levels of the tiles' edges between tiles, cell 5's
+# edges' ridge levels, cell 5's sectors' levels, tiles beyond row 3, whether it stays)
+RIDGE_CASES = [
+    ("every ridge dark", 0.2, (0.2, 0.2, 0.2), (0.8, 0.8, 0.8), False, True),
+    ("one edge as bright as its sector", 0.2, (0.2, 0.75, 0.2), (0.8, 0.8, 0.8), False, False),
+    ("a bright edge, sector brighter still", 0.2, (0.2, 0.6, 0.2), (0.8, 0.8, 0.8), False, True),
+    ("the photo shows no ridges (blur)", 0.7, (0.2, 0.75, 0.2), (0.8, 0.8, 0.8), False, True),
+    ("beside a sector as dark as the plastic", 0.2, (0.2, 0.1, 0.2), (0.8, 0.1, 0.8), False, True),
+    ("a bright edge on a full board", 0.2, (0.8, 0.2, 0.2), (0.8, 0.8, 0.8), True, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("between", "edges", "sectors", "full", "kept"),
+    [c[1:] for c in RIDGE_CASES],
+    ids=[c[0] for c in RIDGE_CASES],
+)
+def test_a_tile_whose_edge_shows_no_ridge_is_unknown(
+    between: float,
+    edges: tuple[float, float, float],
+    sectors: tuple[float, float, float],
+    full: bool,
+    kept: bool,
+) -> None:
+    tiles = range(36) if full else range(9)
+    cells = [
+        CellReading(i, "tile", (R, R, P), 5, 0.9) if i in tiles else CellReading(i, "empty")
+        for i in range(36)
+    ]
+    ridges, levels = np.full((36, 3), between), np.full((36, 3), 0.8)
+    ridges[5], levels[5] = edges, sectors
+    out = hidden_ridges(cells, ridges, levels, CFG)
+    assert [c for c in out if c.index != 5] == [c for c in cells if c.index != 5]
+    if kept:
+        assert out[5] == cells[5]
+    else:
+        assert out[5].state == "unknown" and out[5].note == RIDGE_HIDDEN
+
+
+def test_too_few_edges_between_tiles_do_not_tell_whether_ridges_show() -> None:
+    cells = [CellReading(i, "tile" if i in (0, 2) else "empty") for i in range(36)]
+    ridges, levels = np.full((36, 3), 0.2), np.full((36, 3), 0.8)
+    ridges[2] = 0.8
+    assert hidden_ridges(cells, ridges, levels, CFG) == cells
+
+
+def test_the_boards_edge_is_not_judged_for_ridges() -> None:
+    """Paper, a sleeve or the score's pegs may lie on the band beside a tile it does not
+    cover: the apex cell's two sides on the board's edge show no band, and it stays."""
+    assert [GEO.across(0, e) is None for e in EDGE_ORDER] == [True, True, False]
+    cells = [CellReading(i, "tile" if i < 9 else "empty") for i in range(36)]
+    ridges, levels = np.full((36, 3), 0.2), np.full((36, 3), 0.8)
+    ridges[0] = (0.8, 0.8, 0.2)
+    assert hidden_ridges(cells, ridges, levels, CFG) == cells
+    ridges[0, 2] = 0.8
+    assert hidden_ridges(cells, ridges, levels, CFG)[0].note == RIDGE_HIDDEN
