@@ -46,7 +46,15 @@ from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify
 from vision.locate import Outline, outline_candidates
-from vision.model import CENTROIDS, GEOMETRY, Canvas, FloatArray, outer_corners
+from vision.model import (
+    CENTROIDS,
+    EDGE_MIDPOINTS,
+    GEOMETRY,
+    PLAY_CORNERS,
+    Canvas,
+    FloatArray,
+    outer_corners,
+)
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
     LATTICE_SHIFTS,
@@ -387,25 +395,47 @@ def _per_cell(band_and_cells: tuple[FloatArray, float, int]) -> float:
     return evidence / max(seen, 1)
 
 
-#: (36, 3) bool in EDGE_ORDER: the edges between two cells (not on the board's edge).
-INNER_EDGES: NDArray[np.bool_] = np.array(
-    [[GEOMETRY.across(i, e) is not None for e in EDGE_ORDER] for i in range(len(GEOMETRY))]
+def _board_side(point: FloatArray) -> int:
+    """The side of the playing triangle (PLAY_CORNERS[k] to PLAY_CORNERS[k + 1], as
+    :func:`band_sides`) nearest a point on its edge."""
+    a, b = PLAY_CORNERS, np.roll(PLAY_CORNERS, -1, axis=0)
+    t = np.clip(np.sum((point - a) * (b - a), axis=1) / np.sum((b - a) ** 2, axis=1), 0, 1)
+    return int(np.argmin(np.linalg.norm(a + t[:, None] * (b - a) - point, axis=1)))
+
+
+#: (36, 3) int in EDGE_ORDER: the side of the board each cell's edge lies on, -1 for the
+#: edges between two cells.
+BOARD_SIDE: NDArray[np.int64] = np.array(
+    [
+        [
+            -1 if GEOMETRY.across(i, e) is not None else _board_side(EDGE_MIDPOINTS[i, k])
+            for k, e in enumerate(EDGE_ORDER)
+        ]
+        for i in range(len(GEOMETRY))
+    ]
 )
 
 
 def hidden_ridges(
-    readings: list[CellReading], ridges: FloatArray, sectors: FloatArray, cfg: ReaderConfig
+    readings: list[CellReading],
+    ridges: FloatArray,
+    sectors: FloatArray,
+    cfg: ReaderConfig,
+    band_plastic: NDArray[np.bool_] | None = None,
 ) -> list[CellReading]:
     """The readings with the tiles that show no ridge along an edge made unknown.
 
     A tile fills its cell; a thin ridge of the board's black plastic runs between two
-    cells, and an empty cell's frame is as dark beyond it. An edge between two cells
+    cells, and an empty cell's frame or the border band is as dark beyond it. An edge
     as bright as the tile's own sector beside it (``ridge_hidden_min`` of it) has
     something over it: fingers, or a tile held above the board, whose colours are then
     read. Only in a photo whose ridges show (their median between two tiles at most
     ``ridge_seen_max`` of the sectors, on ``ridge_seen_min_edges`` at least): blur may
     wash them all out. ``ridges`` and ``sectors`` (36, 3) in EDGE_ORDER: how far each
     edge's ridge and the sector beside it are from the plastic's black (0: plastic).
+    ``band_plastic`` (3,): the sides of the board whose band shows its plastic along
+    most of their length; the tiles' edges on the others (paper or a printed band on
+    it, a sleeve along it) are not judged, nor any on the board's edge without it.
 
     >>> cfg = default_config()
     >>> cells = [CellReading(i, TILE if i < 9 else EMPTY) for i in range(36)]
@@ -426,9 +456,9 @@ def hidden_ridges(
     ]
     if len(between) < cfg.ridge_seen_min_edges or float(np.median(between)) > cfg.ridge_seen_max:
         return readings
-    # Beside a sector about as dark as the plastic, no ridge can show; and the board's
-    # edge is not judged: paper, a sleeve or the score's pegs may lie on the band.
-    judged = (sectors >= cfg.dark_distance) & INNER_EDGES
+    # Beside a sector about as dark as the plastic, no ridge can show.
+    plastic = np.zeros(3, bool) if band_plastic is None else np.asarray(band_plastic, bool)
+    judged = (sectors >= cfg.dark_distance) & ((BOARD_SIDE < 0) | plastic[BOARD_SIDE])
     hidden = judged & (share >= cfg.ridge_hidden_min)
     out = list(readings)
     for i in tiles:
@@ -770,7 +800,13 @@ class BoardReader:
             )
         if "ridges" in details:
             cells = tuple(
-                hidden_ridges(list(cells), details["ridges"], details["sector_levels"], self.config)
+                hidden_ridges(
+                    list(cells),
+                    details["ridges"],
+                    details["sector_levels"],
+                    self.config,
+                    details["band_plastic"],
+                )
             )
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
 
@@ -1070,6 +1106,14 @@ class BoardReader:
                 dark.reshape(rows.shape).min(axis=-1), cfg.ridge_along_quantile, axis=-1
             )
             details["ridges"], details["sector_levels"] = ridges, sec_levels
+            plastic = np.zeros(3, bool)
+            for k, (rows, cols) in enumerate(band_sides(ppu, *cfg.band_strip)):
+                inside = valid[rows, cols] == 255
+                if inside.any():
+                    where = (rows[inside][::stride], cols[inside][::stride])
+                    level = np.median(darkness(canvas_bgr[where], where))
+                    plastic[k] = level < cfg.dark_distance
+            details["band_plastic"] = plastic
         return tuple(beside_covered(readings, cfg)), canvas_bgr
 
     def _sector_costs(self, labs: FloatArray, palette: dict[Colour, FloatArray]) -> FloatArray:

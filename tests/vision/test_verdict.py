@@ -326,13 +326,22 @@ def test_too_few_edges_between_tiles_do_not_tell_whether_ridges_show() -> None:
     assert hidden_ridges(cells, ridges, levels, CFG) == cells
 
 
-def test_the_boards_edge_is_not_judged_for_ridges() -> None:
-    """Paper, a sleeve or the score's pegs may lie on the band beside a tile it does not
-    cover: the apex cell's two sides on the board's edge show no band, and it stays."""
+@pytest.mark.parametrize(
+    ("plastic", "kept"),
+    [((True, True, True), False), ((True, False, True), False), ((False, True, False), True)],
+    ids=["band plastic all round", "band plastic on cell 0's sides", "band covered there"],
+)
+def test_a_tile_on_the_boards_edge_is_judged_where_the_band_shows_plastic(
+    plastic: tuple[bool, bool, bool], kept: bool
+) -> None:
+    """Paper, a printed band or a sleeve may lie along the band beside a tile it does not
+    cover: the board's edge tells only on a side whose band shows its plastic. The apex
+    cell's left and right edges lie on sides 2 and 0."""
     assert [GEO.across(0, e) is None for e in EDGE_ORDER] == [True, True, False]
     cells = [CellReading(i, "tile" if i < 9 else "empty") for i in range(36)]
     ridges, levels = np.full((36, 3), 0.2), np.full((36, 3), 0.8)
     ridges[0] = (0.8, 0.8, 0.2)
-    assert hidden_ridges(cells, ridges, levels, CFG) == cells
-    ridges[0, 2] = 0.8
-    assert hidden_ridges(cells, ridges, levels, CFG)[0].note == RIDGE_HIDDEN
+    out = hidden_ridges(cells, ridges, levels, CFG, np.array(plastic))
+    assert out[1:] == cells[1:]
+    assert (out[0] == cells[0]) if kept else (out[0].note == RIDGE_HIDDEN)
+    assert hidden_ridges(cells, ridges, levels, CFG) == cells  # no band measured
