@@ -1023,8 +1023,9 @@ def calibrate(
 ) -> Calibration:
     """Calibrate from frames of one fixed camera (one is enough; a dozen is better).
 
-    Each frame is located (or fitted from the clicked ``corners`` and dragged lattice
-    ``points``: :func:`fit_from_corners`); the fits are pooled
+    Each frame's board is found as ``spectrangle read`` finds it (:meth:`BoardReader.find`;
+    or fitted from the clicked ``corners`` and dragged lattice ``points``:
+    :func:`fit_from_corners`); the fits are pooled
     into one (:func:`joint_fit`); the tiles on the board teach the colour prototypes; the
     frames are measured for the verdict. :class:`BoardNotFoundError` when no frame shows
     the board.
@@ -1046,7 +1047,7 @@ def calibrate(
             if corners is not None:
                 fit = fit_from_corners(frame, corners, rcfg, cfg, points)
             else:
-                fit = reader.locate(frame)
+                fit = reader.find(frame)
         except BoardNotFoundError as exc:
             last_error = str(exc)
             log.info("frame %d: no board: %s", seen, exc)
@@ -1154,7 +1155,7 @@ def check_fit(
             f"{profile.frame_size[0]}x{profile.frame_size[1]}"
         )
         try:
-            located: BoardFit | None = reader.locate(frame_bgr)
+            located: BoardFit | None = reader.find(frame_bgr)
         except BoardNotFoundError:
             located = None
         return FitCheck(False, reason, 0.0, profile.lattice_score, None, located)
@@ -1165,7 +1166,7 @@ def check_fit(
     if score >= cfg.keep_score_ratio * reference:
         return FitCheck(True, "the stored fit matches", score, reference)
     try:
-        fresh = reader.locate(frame_bgr)
+        fresh = reader.find(frame_bgr)
     except BoardNotFoundError as exc:
         return FitCheck(
             False,

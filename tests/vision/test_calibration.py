@@ -49,8 +49,8 @@ from vision.calibration import (
     tilt_deg,
 )
 from vision.colour import linear_rgb_to_lab, prototype_lab
-from vision.errors import CalibrationError
-from vision.model import CENTRE, PLAY_CORNERS, VERTICES, project
+from vision.errors import BoardNotFoundError, CalibrationError
+from vision.model import CENTRE, PLAY_CORNERS, VERTICES, outer_corners, project
 from vision.read import BoardReader, BoardReading, load_image
 from vision.rectify import BoardFit, Lens
 
@@ -636,3 +636,27 @@ def test_teach_from_a_live_camera_waits_for_the_missing_colours(
     ticks = iter(np.arange(0.0, 1000.0, 5.0))
     still = _teach(blank, [frame(20)], Live(), 4.0, clock=lambda: float(next(ticks)))  # type: ignore[arg-type]
     assert Colour.PURPLE in still.missing
+
+
+def test_calibration_finds_the_board_as_read_does() -> None:
+    """A navy cloth under a warm lamp hides the board from the bare outline fit; the
+    calibration finds it as ``spectrangle read`` does (in the photo balanced to the light)."""
+    name = "08"
+    still = load_image(str(STILLS / f"{name}.jpg")).astype(np.float64)
+    homography = np.array(json.loads((STILLS / f"{name}.json").read_text())["homography"])
+    outline = project(homography, outer_corners(0.51))
+    board = np.zeros(still.shape[:2], np.uint8)
+    cv2.fillPoly(board, [np.round(outline).astype(np.int32)], 1)
+    cloth = np.array([62.0, 38.0, 28.0]) + np.random.default_rng(0).normal(0, 4, still.shape)
+    warm = np.clip(np.where(board[..., None] == 1, still, cloth) * (0.45, 0.8, 1.0), 0, 255)
+    warm = warm.astype(np.uint8)
+    reader = BoardReader()
+    with pytest.raises(BoardNotFoundError):
+        reader.locate(warm)
+    result = calibrate([warm], reader=reader)
+    corners = np.array(json.loads((STILLS / f"{name}.json").read_text())["corners"])
+    got = result.profile.fit.corners
+    side = float(np.linalg.norm(corners[0] - corners[1])) / 6
+    assert (
+        min(float(np.abs(np.roll(got, -k, axis=0) - corners).max()) for k in range(3)) < 0.25 * side
+    )
