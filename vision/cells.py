@@ -21,7 +21,16 @@ from numpy.typing import NDArray
 
 from engine.colours import EDGE_ORDER
 from vision.config import ReaderConfig
-from vision.model import CENTROIDS, EDGE_MIDPOINTS, PLAY_CORNERS, VERTICES, Canvas, FloatArray
+from vision.model import (
+    CENTROIDS,
+    EDGE_ENDS,
+    EDGE_MIDPOINTS,
+    GEOMETRY,
+    PLAY_CORNERS,
+    VERTICES,
+    Canvas,
+    FloatArray,
+)
 
 IntArray = NDArray[np.int64]
 
@@ -193,10 +202,8 @@ def ridge_samples(ppu: int, cfg: ReaderConfig) -> tuple[IntArray, IntArray]:
     along = np.linspace(cfg.ridge_end_margin, 1.0 - cfg.ridge_end_margin, cfg.ridge_points)
     across = np.linspace(-cfg.ridge_read_half_width, cfg.ridge_read_half_width, cfg.ridge_points)
     pts = np.empty((len(CENTROIDS), 3, len(along), len(across), 2))
-    for i, tri in enumerate(VERTICES):
-        for k in range(3):
-            # The edge's ends: the two vertices nearest its midpoint.
-            a, b = tri[np.argsort(np.linalg.norm(tri - EDGE_MIDPOINTS[i, k], axis=1))[:2]]
+    for i in range(len(CENTROIDS)):
+        for k, (a, b) in enumerate(EDGE_ENDS[i]):
             d = b - a
             n = np.array([-d[1], d[0]]) / math.hypot(*d)
             pts[i, k] = a + along[:, None, None] * d + across[None, :, None] * n
@@ -204,6 +211,27 @@ def ridge_samples(ppu: int, cfg: ReaderConfig) -> tuple[IntArray, IntArray]:
     cols = np.clip(uv[:, 0], 0, canvas.width - 1).reshape(pts.shape[:-1])
     rows = np.clip(uv[:, 1], 0, canvas.height - 1).reshape(pts.shape[:-1])
     return rows, cols
+
+
+def _nearest_side(point: FloatArray) -> int:
+    """The side of the playing triangle (PLAY_CORNERS[k] to PLAY_CORNERS[k + 1]) nearest
+    a point."""
+    a, b = PLAY_CORNERS, np.roll(PLAY_CORNERS, -1, axis=0)
+    t = np.clip(np.sum((point - a) * (b - a), axis=1) / np.sum((b - a) ** 2, axis=1), 0, 1)
+    return int(np.argmin(np.linalg.norm(a + t[:, None] * (b - a) - point, axis=1)))
+
+
+#: (36, 3) int in EDGE_ORDER: the side of the playing triangle each cell's edge lies on,
+#: numbered as :func:`band_sides` numbers them; -1 for the edges between two cells.
+EDGE_SIDES: NDArray[np.int64] = np.array(
+    [
+        [
+            -1 if GEOMETRY.across(i, e) is not None else _nearest_side(EDGE_MIDPOINTS[i, k])
+            for k, e in enumerate(EDGE_ORDER)
+        ]
+        for i in range(len(CENTROIDS))
+    ]
+)
 
 
 @cache
@@ -235,6 +263,7 @@ def band_sides(ppu: int, inner: float, outer: float) -> tuple[tuple[IntArray, In
 
 __all__ = [
     "EDGE_ORDER",
+    "EDGE_SIDES",
     "CellZones",
     "PackedZones",
     "band_sides",

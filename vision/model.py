@@ -31,6 +31,8 @@ UP: NDArray[np.bool_] = np.array([c.orientation == "up" for c in GEOMETRY])
 BONUS: NDArray[np.int64] = np.array([c.bonus for c in GEOMETRY])
 #: Midpoint of each cell's left, right and base edge: shape (36, 3, 2) in EDGE_ORDER.
 EDGE_MIDPOINTS: FloatArray = np.array([[c.edge_midpoint(e) for e in EDGE_ORDER] for c in GEOMETRY])
+#: The two ends of each cell's left, right and base edge: shape (36, 3, 2, 2) in EDGE_ORDER.
+EDGE_ENDS: FloatArray = np.array([[c.edge_vertices(e) for e in EDGE_ORDER] for c in GEOMETRY])
 
 
 def outer_corners(band_width: float) -> FloatArray:

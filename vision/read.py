@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from engine import SPECTRANGLE36, Board, Colour, Placement
 from engine.colours import EDGE_ORDER
 from vision.cells import (
+    EDGE_SIDES,
     IntArray,
     PackedZones,
     band_sides,
@@ -46,15 +47,7 @@ from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify
 from vision.locate import Outline, outline_candidates
-from vision.model import (
-    CENTROIDS,
-    EDGE_MIDPOINTS,
-    GEOMETRY,
-    PLAY_CORNERS,
-    Canvas,
-    FloatArray,
-    outer_corners,
-)
+from vision.model import CENTROIDS, GEOMETRY, Canvas, FloatArray, outer_corners
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
     LATTICE_SHIFTS,
@@ -395,27 +388,6 @@ def _per_cell(band_and_cells: tuple[FloatArray, float, int]) -> float:
     return evidence / max(seen, 1)
 
 
-def _board_side(point: FloatArray) -> int:
-    """The side of the playing triangle (PLAY_CORNERS[k] to PLAY_CORNERS[k + 1], as
-    :func:`band_sides`) nearest a point on its edge."""
-    a, b = PLAY_CORNERS, np.roll(PLAY_CORNERS, -1, axis=0)
-    t = np.clip(np.sum((point - a) * (b - a), axis=1) / np.sum((b - a) ** 2, axis=1), 0, 1)
-    return int(np.argmin(np.linalg.norm(a + t[:, None] * (b - a) - point, axis=1)))
-
-
-#: (36, 3) int in EDGE_ORDER: the side of the board each cell's edge lies on, -1 for the
-#: edges between two cells.
-BOARD_SIDE: NDArray[np.int64] = np.array(
-    [
-        [
-            -1 if GEOMETRY.across(i, e) is not None else _board_side(EDGE_MIDPOINTS[i, k])
-            for k, e in enumerate(EDGE_ORDER)
-        ]
-        for i in range(len(GEOMETRY))
-    ]
-)
-
-
 def hidden_ridges(
     readings: list[CellReading],
     ridges: FloatArray,
@@ -458,7 +430,7 @@ def hidden_ridges(
         return readings
     # Beside a sector about as dark as the plastic, no ridge can show.
     plastic = np.zeros(3, bool) if band_plastic is None else np.asarray(band_plastic, bool)
-    judged = (sectors >= cfg.dark_distance) & ((BOARD_SIDE < 0) | plastic[BOARD_SIDE])
+    judged = (sectors >= cfg.dark_distance) & ((EDGE_SIDES < 0) | plastic[EDGE_SIDES])
     hidden = judged & (share >= cfg.ridge_hidden_min)
     out = list(readings)
     for i in tiles:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine import SPECTRANGLE36
+from engine.colours import EDGE_ORDER
 from vision.cells import (
     band_sides,
     packed_zones,
@@ -14,7 +16,7 @@ from vision.cells import (
     zones,
 )
 from vision.config import default_config
-from vision.model import EDGE_MIDPOINTS, VERTICES, Canvas
+from vision.model import Canvas
 
 
 @pytest.mark.parametrize("starts", [[0], [0, 1, 2], [0, 3, 10, 11, 30], [0, 49]])
@@ -75,10 +77,9 @@ def test_ridge_samples_lie_across_the_middle_of_each_edge(ppu: int) -> None:
     canvas = Canvas(ppu)
     pts = np.stack([canvas.x0 + (cols + 0.5) / ppu, canvas.y0 + (rows + 0.5) / ppu], axis=-1)
     pixel = 1.0 / ppu
-    for i in range(36):
-        for k in range(3):
-            mid = EDGE_MIDPOINTS[i, k]
-            a, b = VERTICES[i][np.argsort(np.linalg.norm(VERTICES[i] - mid, axis=1))[:2]]
+    for i, cell in enumerate(SPECTRANGLE36.geometry):
+        for k, edge in enumerate(EDGE_ORDER):
+            a, b = (np.array(p) for p in cell.edge_vertices(edge))
             d = (b - a) / np.linalg.norm(b - a)
             rel = pts[i, k].reshape(-1, 2) - a
             along = rel @ d

@@ -288,9 +288,8 @@ def test_a_plainly_seen_window_is_empty_whatever_its_frame() -> None:
 def truth_turn(reading: BoardReading, name: str) -> int:
     """The turn of the truth that fits the reading best."""
     placed = reading.board().placements
-    return max(
-        range(3), key=lambda k: sum(p == turned(truth_board(name), k)[p.index] for p in placed)
-    )
+    truths = [turned(truth_board(name), k) for k in range(3)]
+    return max(range(3), key=lambda k: sum(p == truths[k][p.index] for p in placed))
 
 
 def reads_the_same(reading: BoardReading, clean: BoardReading, name: str) -> bool:
@@ -309,14 +308,10 @@ def reads_the_same(reading: BoardReading, clean: BoardReading, name: str) -> boo
 
 def right_and_wrong(reading: BoardReading, name: str) -> tuple[int, int]:
     """Tiles read right and wrong against the truth, at the turn that fits best."""
-    best = (0, 0)
-    for k in range(3):
-        truth = turned(truth_board(name), k)
-        placed = reading.board().placements
-        right = sum(p == truth[p.index] for p in placed)
-        if right >= best[0]:
-            best = (right, len(placed) - right)
-    return best
+    truth = turned(truth_board(name), truth_turn(reading, name))
+    placed = reading.board().placements
+    right = sum(p == truth[p.index] for p in placed)
+    return right, len(placed) - right
 
 
 def crosstalk(frame: np.ndarray, share: float) -> np.ndarray:
