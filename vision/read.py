@@ -872,7 +872,8 @@ class BoardReader:
         candidates (``candidates``, sector ``labs``, ``costs``, ``worst``, ``disc`` stats,
         ``disc_offsets`` and ``disc_contrast``): the lattice refit on the discs and the
         calibration's colour learning use them; and with the cells whose window is seen
-        (``windows``) and unmistakable (``plain_windows``), (36,) bool each.
+        (``windows``), clearly so (``clear_windows``: a window explains it much better than
+        a tile does) and unmistakable (``plain_windows``), (36,) bool each.
         """
         cfg = self.config
         scale = px_per_unit(fit.homography)
@@ -895,9 +896,10 @@ class BoardReader:
             == 255
         )
         value = value_channel(canvas_bgr)
-        windows, plain_windows = self._see_through(value, valid, ppu)
+        windows, clear_windows, plain_windows = self._see_through(value, valid, ppu)
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
+            details["clear_windows"] = clear_windows
         black_srgb, field = self._black_field(
             canvas_bgr, value, valid, band, packed, canvas, windows, seen
         )
@@ -1054,7 +1056,11 @@ class BoardReader:
                     first_guesses[k], contrast, navy, weak[k], glared, cfg, lightness=lightness
                 )
             if doubt is not None:
-                if doubt:  # else it stays "covered or unclear"
+                if clear_windows[i]:
+                    # No tile, and the light window of an empty cell shows clearly: an
+                    # empty cell whose frame glare or haze lightens.
+                    readings[i] = CellReading(i, EMPTY)
+                elif doubt:  # else it stays "covered or unclear"
                     readings[i] = CellReading(i, UNKNOWN, note=doubt)
                 continue
             margin = guess.runner_up - guess.cost
@@ -1129,10 +1135,11 @@ class BoardReader:
 
     def _see_through(
         self, value: NDArray[np.float32], valid: NDArray[np.uint8], ppu: int
-    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-        """(36,) bool each: the cells whose see-through window is visible, and those
-        whose window's shape is unmistakable, from the canvas's brightness ``value``
-        (H, W) float32 and validity (H, W) uint8.
+    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
+        """(36,) bool each: the cells whose see-through window is visible, those whose
+        window explains them clearly better than a tile would (by ``window_sure_margin``),
+        and those whose window's shape is unmistakable, from the canvas's brightness
+        ``value`` (H, W) float32 and validity (H, W) uint8.
 
         Judged by shape alone: the correlation of the brightness with an empty cell's
         window (a light triangle in a dark frame) against that with a tile (light edge to
@@ -1149,8 +1156,9 @@ class BoardReader:
         ncc = scorer(ppu, cfg).scores(value, (valid == 255).astype(np.uint8))
         tile, window = ncc[:, 0], ncc[:, 1]
         seen = (window >= cfg.window_empty_ncc) & (window - tile >= cfg.window_empty_margin)
-        plain = (window >= cfg.window_sure_ncc) & (window - tile >= cfg.window_sure_margin)
-        return seen, plain
+        clear = seen & (window - tile >= cfg.window_sure_margin)
+        plain = clear & (window >= cfg.window_sure_ncc)
+        return seen, clear, plain
 
     # -- colour ---------------------------------------------------------------------------
 
