@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,6 +241,44 @@ def _exists(path: str) -> bool:
     import os
 
     return os.path.isfile(path)
+
+
+@dataclass(frozen=True)
+class _Darkness:
+    """How far pixels are from the plastic's black where they lie, 0 = plastic: the
+    plastic's colour ``black_srgb`` (3,) BGR times the light ``field`` there, over the
+    ``span`` from it to the bright things on the board."""
+
+    black_srgb: FloatArray
+    field: Callable[[tuple[IntArray, IntArray]], FloatArray]
+    span: float
+
+    def __call__(self, px: NDArray[np.generic], where: tuple[IntArray, IntArray]) -> FloatArray:
+        """(N,) for pixels (N, 3) BGR at canvas ``where`` (rows, cols)."""
+        local = self.black_srgb * self.field(where)[:, None]
+        return np.abs(np.asarray(px, dtype=np.float64) - local).max(axis=-1) / self.span  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class _Sampled:
+    """The first half of a reading (:meth:`BoardReader._sample_cells`): the rectified
+    canvas, each cell's reading so far, and for the tile candidates (their cell indices)
+    what naming them needs."""
+
+    canvas_bgr: NDArray[np.uint8]
+    readings: list[CellReading]
+    candidates: list[int]
+    weak: list[bool] = field(default_factory=list)  # a frame partly dark
+    glares: list[float] = field(default_factory=list)  # light reflected off the plastic
+    sector_lin: list[FloatArray] = field(default_factory=list)  # (3, 3) linear RGB each
+    disc_lin: list[FloatArray] = field(default_factory=list)  # the disc's pixels (N, 3)
+    black: FloatArray = field(default_factory=lambda: np.zeros(3))  # the plastic, linear
+    numeral_scores: tuple[FloatArray, FloatArray] = (np.zeros(0), np.zeros(0))
+    clear_windows: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(36, bool))
+    darkness: _Darkness | None = None
+    # the canvas's validity, its size (px per unit), the statistics' stride, and each
+    # cell's sectors' darkness (36, 3)
+    frame: tuple[NDArray[np.uint8], int, int, FloatArray] | None = None
 
 
 @dataclass(frozen=True)
@@ -742,22 +780,29 @@ class BoardReader:
         the rescaling (None for a stored fit, which is trusted as it is)."""
         located = unmoved is not None
         details: dict[str, Any] = {}
-        cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
+        # The tiles are named only on the fit finally read: the refit on the discs needs
+        # the first half of a reading alone.
+        sampled = self._sample_cells(frame_bgr, fit, details)
+        named: tuple[CellReading, ...] | None = None
         if unmoved is not None and fit is not unmoved:
             # The band may be dark beside the board too (a dark table) where hands lie
             # over it: a move by a cell must not make the cells read clearly worse.
+            named = self._name_tiles(sampled, details)
             details_then: dict[str, Any] = {}
-            then = self.read_cells(frame_bgr, unmoved, details_then)
-            before, _ = unclear_in_view(then[0])
-            if before + self.config.band_move_max_unclear < unclear_in_view(cells)[0]:
+            sampled_then = self._sample_cells(frame_bgr, unmoved, details_then)
+            then = self._name_tiles(sampled_then, details_then)
+            before, _ = unclear_in_view(then)
+            if before + self.config.band_move_max_unclear < unclear_in_view(named)[0]:
                 log.debug("lattice move undone: the cells read worse after it")
-                fit, (cells, canvas_bgr), details = unmoved, then, details_then
+                fit, sampled, details, named = unmoved, sampled_then, details_then, then
         for _ in range(self.config.disc_refit_rounds):
             better = self._refit_on_discs(fit, details)
             if better is None:
                 break
             fit, details = better, {}
-            cells, canvas_bgr = self.read_cells(frame_bgr, fit, details)
+            sampled, named = self._sample_cells(frame_bgr, fit, details), None
+        cells = self._name_tiles(sampled, details) if named is None else named
+        canvas_bgr = sampled.canvas_bgr
         if located and self._untrusted(fit, cells):
             if fit.points < self.config.align_min_cells:
                 why = "fewer than the cells needed to match a lattice at all"
@@ -875,6 +920,15 @@ class BoardReader:
         (``windows``), clearly so (``clear_windows``: a window explains it much better than
         a tile does) and unmistakable (``plain_windows``), (36,) bool each.
         """
+        sampled = self._sample_cells(frame_bgr, fit, details)
+        return self._name_tiles(sampled, details), sampled.canvas_bgr
+
+    def _sample_cells(
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, details: dict[str, Any] | None
+    ) -> _Sampled:
+        """The first half of :meth:`read_cells`: the frame rectified, each cell's window
+        and frame, the tile candidates' colours and their numerals' scores (all that the
+        refit on the discs needs)."""
         cfg = self.config
         scale = px_per_unit(fit.homography)
         # A few canvas sizes only, so that the cells' zones (cached per size) are reused.
@@ -911,11 +965,7 @@ class BoardReader:
         bright = float(np.percentile(whole, 97)) if len(whole) else 255.0
         span = max(bright - float(black_srgb.max()), 8.0)
 
-        def darkness(px: NDArray[np.generic], where: tuple[IntArray, IntArray]) -> FloatArray:
-            """How far pixels (N, 3) BGR are from the plastic's black there, 0 = plastic."""
-            local = black_srgb * field(where)[:, None]
-            return np.abs(np.asarray(px, dtype=np.float64) - local).max(axis=-1) / span
-
+        darkness = _Darkness(black_srgb, field, span)
         # Every cell at once: how much of its frame is not plastic, its sectors' colours.
         rim_dark = darkness(canvas_bgr[packed.rim], packed.rim) > cfg.dark_distance
         counts = np.diff(np.r_[packed.rim_starts, len(rim_dark)])
@@ -976,8 +1026,50 @@ class BoardReader:
         readings: list[CellReading] = [
             CellReading(i, s, note=n) for i, (s, n) in enumerate(zip(states, notes, strict=True))
         ]
+        if details is not None:
+            details["candidates"] = candidates
         if not candidates:
-            return tuple(readings), canvas_bgr
+            return _Sampled(canvas_bgr, readings, candidates)
+        num_scores, num_contrast, num_offsets = self.numerals.scores(
+            canvas_bgr, candidates, ppu, cfg
+        )
+        if details is not None:
+            details["disc_offsets"] = num_offsets
+            details["disc_contrast"] = num_contrast
+        return _Sampled(
+            canvas_bgr,
+            readings,
+            candidates,
+            weak,
+            glares,
+            sector_lin,
+            disc_lin,
+            black,
+            (num_scores, num_contrast),
+            clear_windows,
+            darkness,
+            (valid, ppu, stride, sec_levels),
+        )
+
+    def _name_tiles(
+        self, sampled: _Sampled, details: dict[str, Any] | None
+    ) -> tuple[CellReading, ...]:
+        """The second half of :meth:`read_cells`: each tile candidate named (its colours
+        judged against the light the board shows, with its numeral) or doubted."""
+        cfg = self.config
+        canvas_bgr, readings, candidates = sampled.canvas_bgr, sampled.readings, sampled.candidates
+        if not candidates:
+            return tuple(readings)
+        weak, glares, sector_lin, disc_lin = (
+            sampled.weak,
+            sampled.glares,
+            sampled.sector_lin,
+            sampled.disc_lin,
+        )
+        black, (num_scores, num_contrast) = sampled.black, sampled.numeral_scores
+        clear_windows, darkness = sampled.clear_windows, sampled.darkness
+        assert sampled.frame is not None and darkness is not None
+        valid, ppu, stride, sec_levels = sampled.frame
         # The tiles read clearly set the white, the light's reference and the tint.
         in_sure = ~np.array(weak, dtype=bool)
         if not in_sure.any():
@@ -995,13 +1087,7 @@ class BoardReader:
         sectors = normalise(np.stack(sector_lin), black, whites[:, None, :]) * gains  # (K, 3, 3)
         labs = _scaled_chroma(linear_rgb_to_lab(sectors), chroma)
         sector_costs = self._sector_costs(labs, self.prototypes)
-        num_scores, num_contrast, num_offsets = self.numerals.scores(
-            canvas_bgr, candidates, ppu, cfg
-        )
         numeral_costs = scores_to_costs(num_scores, num_contrast, self.numerals.params)
-        if details is not None:
-            details["disc_offsets"] = num_offsets
-            details["disc_contrast"] = num_contrast
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
         first_guesses = guesses
         seen_palette = self._seen_palette(labs, guesses)
@@ -1040,7 +1126,6 @@ class BoardReader:
         ]
         if details is not None:
             details["labs"] = list(labs)
-            details["candidates"] = candidates
             details["costs"] = [g.cost for g in guesses]
             details["worst"] = [g.worst_edge for g in guesses]
             details["disc"] = structure_ok
@@ -1092,7 +1177,7 @@ class BoardReader:
                     level = np.median(darkness(canvas_bgr[where], where))
                     plastic[k] = level < cfg.dark_distance
             details["band_plastic"] = plastic
-        return tuple(beside_covered(readings, cfg)), canvas_bgr
+        return tuple(beside_covered(readings, cfg))
 
     def _sector_costs(self, labs: FloatArray, palette: dict[Colour, FloatArray]) -> FloatArray:
         """The colour distance (K, 3 edges, 6 colours) of the sectors ``labs`` (K, 3, 3)
