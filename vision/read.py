@@ -177,6 +177,24 @@ def _group_low_levels(
     return np.stack([mean_r, mean_c], axis=1), np.stack([ids, low], axis=1), counts
 
 
+def same_place(a: BoardFit, b: BoardFit, tolerance: float) -> bool:
+    """Whether two fits put the playing triangle's corners within ``tolerance`` of a
+    cell's side of each other, whichever corner each takes for the apex.
+
+    >>> h = np.diag([60.0, 60.0, 1.0])
+    >>> fit = BoardFit.from_homography(h)
+    >>> same_place(fit, fit.moved(np.array([[1, 0, 0.2], [0, 1, 0], [0, 0, 1]])), 0.5)
+    True
+    >>> same_place(fit, fit.moved(np.array([[1, 0, 1.0], [0, 1, 0], [0, 0, 1]])), 0.5)
+    False
+    """
+    side = float(np.linalg.norm(a.corners[0] - a.corners[1])) / 6.0
+    gaps = [
+        np.linalg.norm(np.roll(b.corners, -k, axis=0) - a.corners, axis=1).max() for k in range(3)
+    ]
+    return bool(min(gaps) <= tolerance * side)
+
+
 def unclear_in_view(cells: Sequence[CellReading]) -> tuple[int, int]:
     """How many cells in the frame read as neither empty nor a tile, and how many cells
     are in the frame."""
@@ -530,14 +548,17 @@ class BoardReader:
 
     # -- the pipeline -------------------------------------------------------------------
 
-    def locate(self, frame_bgr: NDArray[np.uint8]) -> BoardFit:
-        """The board's fit: the outline candidates are tried until the lattice fits one."""
+    def locate(self, frame_bgr: NDArray[np.uint8], exclude: Sequence[BoardFit] = ()) -> BoardFit:
+        """The board's fit: the outline candidates are tried until the lattice fits one;
+        fits on the same place as one of ``exclude`` (refused before) are passed over."""
         cfg = self.config
         outlines = outline_candidates(frame_bgr, cfg, cfg.outline_pool)
         pyramid = Pyramid(frame_bgr, cfg)
         first = min(cfg.outline_candidates, len(outlines))
         # (each outline is straightened only when it is tried)
-        best, problem = self._best_fit(frame_bgr, (outlines[i] for i in range(first)), pyramid)
+        best, problem = self._best_fit(
+            frame_bgr, (outlines[i] for i in range(first)), pyramid, exclude
+        )
         others = range(first, len(outlines))
         if others and (best is None or best.points < cfg.enough_lattice_points):
             # The likeliest outlines do not fit well (a hand or clutter over the border
@@ -548,7 +569,7 @@ class BoardReader:
             ranked = (outlines[others[int(k)]] for k in order)
             # More outlines tried are more chances of a lattice fitting by accident (at
             # half the board's scale, say): one of these must be held by enough points.
-            found, more = self._best_fit(frame_bgr, ranked, pyramid)
+            found, more = self._best_fit(frame_bgr, ranked, pyramid, exclude)
             if (
                 found is not None
                 and found.points >= cfg.enough_lattice_points
@@ -565,10 +586,11 @@ class BoardReader:
         frame_bgr: NDArray[np.uint8],
         outlines: Iterable[Outline],
         pyramid: Pyramid,
+        exclude: Sequence[BoardFit] = (),
     ) -> tuple[BoardFit | None, str]:
         """The fit on the most lattice points of those of ``outlines``, tried in order
-        until one is held by ``enough_lattice_points``; and why the last refused one was
-        refused."""
+        until one is held by ``enough_lattice_points``, but those on the place of one of
+        ``exclude``; and why the last refused one was refused."""
         cfg = self.config
         best: BoardFit | None = None
         problem = ""
@@ -577,6 +599,8 @@ class BoardReader:
                 fit = fit_board(frame_bgr, outline.corners, cfg, pyramid)
             except BoardNotFoundError as exc:
                 problem = str(exc)
+                continue
+            if any(same_place(fit, other, cfg.same_place_cells) for other in exclude):
                 continue
             refusal = self._refusal(fit)
             if refusal:
@@ -741,7 +765,8 @@ class BoardReader:
         frame_bgr = check_frame(frame_bgr)
         if fit is not None:  # a stored fit (the tracker's) is not second-guessed
             return self._read_fitted(frame_bgr, fit, None)
-        first = self._read_located(frame_bgr, frame_bgr)
+        refused: list[BoardFit] = []
+        first = self._read_located(frame_bgr, frame_bgr, refused)
         if first.found:
             return first
         # The plastic tinted by a coloured lamp may look no more colourless than a
@@ -749,7 +774,19 @@ class BoardReader:
         # light's colour (its cells are still read in the photo as it is).
         balanced = white_balanced(frame_bgr, self.config.locate_white_quantile)
         second = self._read_located(frame_bgr, balanced)
-        return second if second.found else first
+        if second.found:
+            return second
+        # A lattice the cells refused (the trust rule) may rest on the wrong one of
+        # several outlines (a hand, or the tiles' ridges, make triangles too): the
+        # others are tried, on other places.
+        for _ in range(self.config.locate_retries):
+            before = len(refused)
+            again = self._read_located(frame_bgr, frame_bgr, refused)
+            if again.found:
+                return again
+            if len(refused) == before:
+                break
+        return first
 
     def find(self, frame_bgr: NDArray[np.uint8]) -> BoardFit:
         """The board's fit as :meth:`read` finds it (located, band-checked, rescaled,
@@ -762,16 +799,23 @@ class BoardReader:
         return reading.fit
 
     def _read_located(
-        self, frame_bgr: NDArray[np.uint8], search_bgr: NDArray[np.uint8]
+        self,
+        frame_bgr: NDArray[np.uint8],
+        search_bgr: NDArray[np.uint8],
+        refused: list[BoardFit] | None = None,
     ) -> BoardReading:
         """The frame read with the board located in ``search_bgr`` (the frame, or the
-        frame balanced to the light's colour)."""
+        frame balanced to the light's colour), on none of the places of the fits
+        ``refused`` before; a fit the cells refuse is added to them."""
         try:
-            unmoved = self.locate(search_bgr)
+            unmoved = self.locate(search_bgr, refused or ())
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
         fit = self.rescaled(search_bgr, unmoved)
-        return self._read_fitted(frame_bgr, fit, unmoved)
+        reading = self._read_fitted(frame_bgr, fit, unmoved)
+        if not reading.found and refused is not None:
+            refused += [unmoved, fit]
+        return reading
 
     def _read_fitted(
         self, frame_bgr: NDArray[np.uint8], fit: BoardFit, unmoved: BoardFit | None

@@ -831,3 +831,29 @@ def test_a_band_covered_all_round_still_gives_the_plastics_black(name: str) -> N
     assert sum(c.state == "unknown" for c in covered.cells) <= sum(
         c.state == "unknown" for c in clean.cells
     )
+
+
+def test_a_lattice_the_cells_refuse_sends_the_reader_to_the_other_outlines() -> None:
+    """A board filling most of the frame with a hand over one side: the likeliest
+    outlines are triangles inside the board, and the lattice on them is refused by its
+    cells (most read as neither tile nor empty). The other outlines are tried on other
+    places, and the board is found where it lies; without that second try it is not."""
+    from vision.render.compose import render, sample_still
+
+    r = render(sample_still(8181 * 1_000_003 + 147, (1280, 720), False))
+    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    once = BoardReader(replace(default_config(), locate_retries=0)).read(frame)
+    assert not once.found and "most cells" in once.reason
+    reading = reader().read(frame)
+    assert reading.found and reading.corners is not None
+    truth = np.array(r.truth.corners, dtype=np.float64)
+    cell_side = float(np.linalg.norm(truth[0] - truth[1])) / 6
+    err = min(
+        np.linalg.norm(np.roll(truth, -k, axis=0) - reading.corners, axis=1).max() for k in range(3)
+    )
+    assert err < 0.25 * cell_side
+    # and its tiles read as they lie
+    actual = Board.from_notation(r.truth.board, GEO)
+    placed = reading.board().placements
+    right = max(sum(p == turned(actual, k)[p.index] for p in placed) for k in range(3))
+    assert len(placed) >= 20 and right == len(placed)
