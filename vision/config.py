@@ -92,6 +92,7 @@ class ReaderConfig:
     outline_line_apart: float  # parallel lines nearer (of the side hint) are one: < a cell
     outline_pool: int  # outlines kept at most, the likeliest tried first
     outline_reranked: int  # of the others, so many best by a coarse lattice fit are tried
+    rim_min_seen: float  # share of a cell's frame in the frame for it to be read
     locate_retries: int  # outlines located again after the cells refuse a lattice
     same_place_cells: float  # two fits this close (in cells, at every corner) are one
     outline_distinct: float  # outlines whose corners differ by less (of their size) are one

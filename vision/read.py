@@ -987,7 +987,12 @@ class BoardReader:
         packed = packed_zones(ppu, cfg)
         # A cell is seen when every pixel it is read from is in the frame (its outer edge
         # may be cut off).
-        seen = (np.minimum.reduceat(valid[packed.rim], packed.rim_starts) == 255) & (
+        # (its outer edge may be cut off, and a little of its frame: ``rim_min_seen``)
+        rim_valid = valid[packed.rim] == 255
+        rim_seen = np.add.reduceat(rim_valid.astype(np.float64), packed.rim_starts)
+        seen = (
+            rim_seen >= cfg.rim_min_seen * np.diff(np.r_[packed.rim_starts, len(rim_valid)])
+        ) & (
             np.minimum.reduceat(valid[packed.sectors], packed.sector_starts)
             .reshape(-1, 3)
             .min(axis=1)
@@ -998,8 +1003,9 @@ class BoardReader:
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
             details["clear_windows"] = clear_windows
+        whole_rim = rim_seen == np.diff(np.r_[packed.rim_starts, len(rim_valid)])
         black_srgb, field = self._black_field(
-            canvas_bgr, value, valid, band, packed, canvas, windows, seen
+            canvas_bgr, value, valid, band, packed, canvas, windows, seen & whole_rim
         )
         black = bgr_to_linear_rgb(black_srgb)
         # A bright reference: the brighter pixels on the playing area.
@@ -1012,8 +1018,10 @@ class BoardReader:
         darkness = _Darkness(black_srgb, field, span)
         # Every cell at once: how much of its frame is not plastic, its sectors' colours.
         rim_dark = darkness(canvas_bgr[packed.rim], packed.rim) > cfg.dark_distance
-        counts = np.diff(np.r_[packed.rim_starts, len(rim_dark)])
-        fills = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts) / counts
+        rim_dark &= rim_valid
+        fills = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts) / np.maximum(
+            rim_seen, 1.0
+        )
         sec_meds = segment_medians(
             canvas_bgr[packed.sectors].astype(np.float64), packed.sector_starts
         ).reshape(-1, 3, 3)

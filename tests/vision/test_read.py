@@ -25,6 +25,7 @@ from vision.model import (
     CENTROIDS,
     EDGE_MIDPOINTS,
     PLAY_CORNERS,
+    VERTICES,
     canonical_order,
     outer_corners,
     project,
@@ -475,6 +476,30 @@ def test_cut_off_board_reports_corners_outside_and_unknown_cells() -> None:
             break
     else:
         pytest.fail("tiles read on the cut-off frame disagree with the truth")
+
+
+def test_a_cell_whose_frame_the_image_edge_just_clips_is_read() -> None:
+    """The frame's edge cuts off the tip of a tile's cell: its sectors are all in view,
+    and so is most of its frame. It reads as in the whole photo, not "outside the image";
+    a cell cut through its sectors is outside."""
+    clean = reading_of("00")
+    assert clean.fit is not None
+    frame = load_image(str(STILLS / "00.jpg"))
+    lowest = {
+        c.index: float(clean.fit.to_image(VERTICES[c.index])[:, 1].max())
+        for c in clean.cells
+        if c.state == "tile"
+    }
+    cell = max(lowest, key=lambda i: lowest[i])
+    side = float(np.linalg.norm(clean.fit.corners[0] - clean.fit.corners[1])) / 6
+    # a tenth of a side above the cell's lowest vertex: the tip of its frame is cut off
+    cut = frame[: int(lowest[cell] - 0.1 * side)].copy()
+    fit = clean.fit
+    reading = reader().read(cut, fit)
+    assert reading.cells[cell].state == "tile", reading.cells[cell]
+    assert reading.cells[cell].placement == clean.cells[cell].placement
+    deeper = reader().read(frame[: int(lowest[cell] - 0.6 * side)].copy(), fit)
+    assert deeper.cells[cell].state == "unknown"
 
 
 def test_no_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
