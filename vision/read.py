@@ -985,14 +985,12 @@ class BoardReader:
         valid = validity(frame_bgr.shape, fit.homography, canvas, fit.lens)
         cell_zones, band = zones(ppu, cfg)
         packed = packed_zones(ppu, cfg)
-        # A cell is seen when every pixel it is read from is in the frame (its outer edge
-        # may be cut off).
-        # (its outer edge may be cut off, and a little of its frame: ``rim_min_seen``)
+        # A cell is seen when its sectors and most of its frame (``rim_min_seen``) are in
+        # the frame: its outer edge, and the tip of its frame, may be cut off.
         rim_valid = valid[packed.rim] == 255
         rim_seen = np.add.reduceat(rim_valid.astype(np.float64), packed.rim_starts)
-        seen = (
-            rim_seen >= cfg.rim_min_seen * np.diff(np.r_[packed.rim_starts, len(rim_valid)])
-        ) & (
+        rim_total = np.diff(np.r_[packed.rim_starts, len(rim_valid)])
+        seen = (rim_seen >= cfg.rim_min_seen * rim_total) & (
             np.minimum.reduceat(valid[packed.sectors], packed.sector_starts)
             .reshape(-1, 3)
             .min(axis=1)
@@ -1003,9 +1001,9 @@ class BoardReader:
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
             details["clear_windows"] = clear_windows
-        whole_rim = rim_seen == np.diff(np.r_[packed.rim_starts, len(rim_valid)])
+        # (the plastic's black from whole frames only)
         black_srgb, field = self._black_field(
-            canvas_bgr, value, valid, band, packed, canvas, windows, seen & whole_rim
+            canvas_bgr, value, valid, band, packed, canvas, windows, seen & (rim_seen == rim_total)
         )
         black = bgr_to_linear_rgb(black_srgb)
         # A bright reference: the brighter pixels on the playing area.
@@ -1017,8 +1015,7 @@ class BoardReader:
 
         darkness = _Darkness(black_srgb, field, span)
         # Every cell at once: how much of its frame is not plastic, its sectors' colours.
-        rim_dark = darkness(canvas_bgr[packed.rim], packed.rim) > cfg.dark_distance
-        rim_dark &= rim_valid
+        rim_dark = (darkness(canvas_bgr[packed.rim], packed.rim) > cfg.dark_distance) & rim_valid
         fills = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts) / np.maximum(
             rim_seen, 1.0
         )
