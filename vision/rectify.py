@@ -1121,6 +1121,11 @@ def refine(
     for rnd in cfg.align_rounds:
         value, valid, canvas = sample_canvas(pyr, current, rnd.ppu, lens)
         idx, off, _ = match_offsets(value, valid, canvas, rnd.search, cfg)
+        narrow = min(r.search for r in cfg.align_rounds)
+        if len(idx) < cfg.align_min_cells and rnd.search > narrow:
+            # A board cut off by the frame leaves few cells whose whole search region is
+            # in it: a narrower search, around the first guess, keeps more of them.
+            idx, off, _ = match_offsets(value, valid, canvas, narrow, cfg)
         if len(idx) < cfg.align_min_cells:
             raise BoardNotFoundError(
                 f"only {len(idx)} cells of the lattice could be matched", len(idx)

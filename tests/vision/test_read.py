@@ -882,3 +882,27 @@ def test_a_lattice_the_cells_refuse_sends_the_reader_to_the_other_outlines() -> 
     placed = reading.board().placements
     right = max(sum(p == turned(actual, k)[p.index] for p in placed) for k in range(3))
     assert len(placed) >= 20 and right == len(placed)
+
+
+def test_a_large_board_cut_off_at_two_corners_is_fitted() -> None:
+    """The board fills most of the frame and two of its corners lie outside it: few cells
+    have the whole of the first, wide search region in the frame. The lattice is matched
+    with the narrower search around the outline's guess instead of given up."""
+    from vision.render.compose import render, sample_still
+
+    r = render(sample_still(7979 * 1_000_003 + 26, (1280, 720), False))
+    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    truth = np.array(r.truth.corners, dtype=np.float64)
+    outside = (truth[:, 0] < 0) | (truth[:, 1] < 0) | (truth[:, 0] > 1279) | (truth[:, 1] > 719)
+    assert outside.sum() == 2 and r.truth.conditions["board_fraction"] > 0.8
+    reading = reader().read(frame)
+    assert reading.found and reading.corners is not None, reading.reason
+    cell_side = float(np.linalg.norm(truth[0] - truth[1])) / 6
+    err = min(
+        np.linalg.norm(np.roll(truth, -k, axis=0) - reading.corners, axis=1).max() for k in range(3)
+    )
+    assert err < 0.25 * cell_side
+    actual = Board.from_notation(r.truth.board, GEO)
+    placed = reading.board().placements
+    right = max(sum(p == turned(actual, k)[p.index] for p in placed) for k in range(3))
+    assert len(placed) >= 20 and right == len(placed)
