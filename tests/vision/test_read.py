@@ -814,25 +814,46 @@ def test_the_likeliest_outline_by_the_lattice_is_the_board() -> None:
     assert scores[0] > 1.5 * scores[1:].max()
 
 
+def rendered(seed: int) -> tuple[np.ndarray, Any]:
+    """A still rendered from its seed (as ``spectrangle generate`` makes it): the frame
+    (H, W, 3) uint8 BGR and its truth."""
+    from vision.render.compose import render, sample_still
+
+    r = render(sample_still(seed, (1280, 720), False))
+    return cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR), r.truth
+
+
+def corner_error_cells(truth: Any, reading: BoardReading) -> float:
+    """How far the reading's corners are from the truth's, at worst, in cell sides."""
+    assert reading.corners is not None
+    corners = np.array(truth.corners, dtype=np.float64)
+    side = float(np.linalg.norm(corners[0] - corners[1])) / 6
+    return (
+        min(
+            float(np.linalg.norm(np.roll(corners, -k, axis=0) - reading.corners, axis=1).max())
+            for k in range(3)
+        )
+        / side
+    )
+
+
+def tiles_read_right(truth: Any, reading: BoardReading) -> tuple[int, int]:
+    """The tiles read, and how many of them lie so on the truth's board (best turn)."""
+    actual = Board.from_notation(truth.board, GEO)
+    placed = reading.board().placements
+    return len(placed), max(sum(p == turned(actual, k)[p.index] for p in placed) for k in range(3))
+
+
 def test_hands_over_the_band_on_a_dark_table_do_not_move_the_fit_a_cell() -> None:
     """Hands lie over two sides of the band and the table (a dark cloth) is about as dark
     as the plastic: moving the lattice by a cell would put the band on the dark table but
     match the cells clearly worse. The fit stays on the board (or no board is reported),
     never a cell off."""
-    from vision.render.compose import render, sample_still
-
-    r = render(sample_still(1_000_187, (1280, 720), False))
-    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
-    assert r.truth.conditions["table"] == "cloth" and r.truth.conditions["hands"] == 2
+    frame, truth = rendered(1_000_187)
+    assert truth.conditions["table"] == "cloth" and truth.conditions["hands"] == 2
     reading = reader().read(frame)
     if reading.found:
-        truth = np.array(r.truth.corners, dtype=np.float64)
-        cell_side = float(np.linalg.norm(truth[0] - truth[1])) / 6
-        err = min(
-            np.linalg.norm(np.roll(truth, -k, axis=0) - reading.corners, axis=1).max()
-            for k in range(3)
-        )
-        assert err < 0.5 * cell_side
+        assert corner_error_cells(truth, reading) < 0.5
 
 
 @pytest.mark.parametrize("name", ["00", "02", "03", "05", "09"])
@@ -863,46 +884,27 @@ def test_a_lattice_the_cells_refuse_sends_the_reader_to_the_other_outlines() -> 
     outlines are triangles inside the board, and the lattice on them is refused by its
     cells (most read as neither tile nor empty). The other outlines are tried on other
     places, and the board is found where it lies; without that second try it is not."""
-    from vision.render.compose import render, sample_still
-
-    r = render(sample_still(8181 * 1_000_003 + 147, (1280, 720), False))
-    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    frame, truth = rendered(8181 * 1_000_003 + 147)
     once = BoardReader(replace(default_config(), locate_retries=0)).read(frame)
     assert not once.found and "most cells" in once.reason
     reading = reader().read(frame)
-    assert reading.found and reading.corners is not None
-    truth = np.array(r.truth.corners, dtype=np.float64)
-    cell_side = float(np.linalg.norm(truth[0] - truth[1])) / 6
-    err = min(
-        np.linalg.norm(np.roll(truth, -k, axis=0) - reading.corners, axis=1).max() for k in range(3)
-    )
-    assert err < 0.25 * cell_side
-    # and its tiles read as they lie
-    actual = Board.from_notation(r.truth.board, GEO)
-    placed = reading.board().placements
-    right = max(sum(p == turned(actual, k)[p.index] for p in placed) for k in range(3))
-    assert len(placed) >= 20 and right == len(placed)
+    assert reading.found, reading.reason
+    assert corner_error_cells(truth, reading) < 0.25
+    placed, right = tiles_read_right(truth, reading)
+    assert placed >= 20 and right == placed
 
 
 def test_a_large_board_cut_off_at_two_corners_is_fitted() -> None:
     """The board fills most of the frame and two of its corners lie outside it: few cells
     have the whole of the first, wide search region in the frame. The lattice is matched
     with the narrower search around the outline's guess instead of given up."""
-    from vision.render.compose import render, sample_still
-
-    r = render(sample_still(7979 * 1_000_003 + 26, (1280, 720), False))
-    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
-    truth = np.array(r.truth.corners, dtype=np.float64)
-    outside = (truth[:, 0] < 0) | (truth[:, 1] < 0) | (truth[:, 0] > 1279) | (truth[:, 1] > 719)
-    assert outside.sum() == 2 and r.truth.conditions["board_fraction"] > 0.8
+    frame, truth = rendered(7979 * 1_000_003 + 26)
+    corners = np.array(truth.corners)
+    outside = (corners[:, 0] < 0) | (corners[:, 1] < 0)
+    outside |= (corners[:, 0] > 1279) | (corners[:, 1] > 719)
+    assert outside.sum() == 2 and truth.conditions["board_fraction"] > 0.8
     reading = reader().read(frame)
-    assert reading.found and reading.corners is not None, reading.reason
-    cell_side = float(np.linalg.norm(truth[0] - truth[1])) / 6
-    err = min(
-        np.linalg.norm(np.roll(truth, -k, axis=0) - reading.corners, axis=1).max() for k in range(3)
-    )
-    assert err < 0.25 * cell_side
-    actual = Board.from_notation(r.truth.board, GEO)
-    placed = reading.board().placements
-    right = max(sum(p == turned(actual, k)[p.index] for p in placed) for k in range(3))
-    assert len(placed) >= 20 and right == len(placed)
+    assert reading.found, reading.reason
+    assert corner_error_cells(truth, reading) < 0.25
+    placed, right = tiles_read_right(truth, reading)
+    assert placed >= 20 and right == placed
