@@ -1190,9 +1190,10 @@ class BoardReader:
                     first_guesses[k], contrast, navy, weak[k], glared, cfg, lightness=lightness
                 )
             if doubt is not None:
-                if clear_windows[i]:
-                    # No tile, and the light window of an empty cell shows clearly: an
-                    # empty cell whose frame glare or haze lightens.
+                if clear_windows[i] and navy > cfg.window_max_navy:
+                    # No tile, and the light window of an empty cell shows clearly with no
+                    # navy disc in it (a dark tile's numeral in its disc looks like a
+                    # window): an empty cell whose frame glare or haze lightens.
                     readings[i] = CellReading(i, EMPTY)
                 elif doubt:  # else it stays "covered or unclear"
                     readings[i] = CellReading(i, UNKNOWN, note=doubt)
