@@ -158,8 +158,7 @@ class ReaderConfig:
     ridge_seen_max: float  # the photo shows its ridges: median ridge over sector below this
     ridge_seen_min_edges: int  # ... on at least so many edges between two tiles
     ridge_hidden_min: float  # an edge whose ridge is this bright against its sector: hidden
-    joker_max_navy: float  # the joker's disc: no further from navy (white has no hue)
-    window_max_navy: float  # a seen window's centre further from navy: no tile's disc
+    disc_max_navy: float  # a navy disc: no further from navy (a window shows the table)
     joker_min_lightness: float  # the joker's sectors' mean L*, the numerals' white = 100
     edge_reject_distance: float
     vouched_min_margin: float

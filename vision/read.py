@@ -284,19 +284,19 @@ class _Sampled:
     what naming them needs."""
 
     canvas_bgr: NDArray[np.uint8]
+    valid: NDArray[np.uint8]  # the canvas's pixels in the frame, 255
+    ppu: int  # the canvas's pixels per unit
     readings: list[CellReading]
+    darkness: _Darkness
+    sector_levels: FloatArray  # (36, 3): each sector's darkness
+    clear_windows: NDArray[np.bool_]  # (36,)
+    black: FloatArray  # (3,) the plastic, linear RGB
     candidates: list[int]
-    weak: list[bool] = field(default_factory=list)  # a frame partly dark
-    glares: list[float] = field(default_factory=list)  # light reflected off the plastic
-    sector_lin: list[FloatArray] = field(default_factory=list)  # (3, 3) linear RGB each
-    disc_lin: list[FloatArray] = field(default_factory=list)  # the disc's pixels (N, 3)
-    black: FloatArray = field(default_factory=lambda: np.zeros(3))  # the plastic, linear
-    numeral_scores: tuple[FloatArray, FloatArray] = (np.zeros(0), np.zeros(0))
-    clear_windows: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(36, bool))
-    darkness: _Darkness | None = None
-    # the canvas's validity, its size (px per unit), the statistics' stride, and each
-    # cell's sectors' darkness (36, 3)
-    frame: tuple[NDArray[np.uint8], int, int, FloatArray] | None = None
+    weak: list[bool]  # a frame partly dark
+    glares: list[float]  # light reflected off the plastic there
+    sector_lin: list[FloatArray]  # (3, 3) linear RGB each
+    disc_lin: list[FloatArray]  # the disc's pixels (N, 3) each
+    numeral_scores: tuple[FloatArray, FloatArray]  # the numerals' scores and contrast
 
 
 @dataclass(frozen=True)
@@ -400,7 +400,7 @@ def tile_doubt(
     if guess.tile.is_joker and guess.numeral != guess.tile.value:
         # All white and no readable 1: a white table through a window, or glare.
         return "white without the joker's numeral (the table? glare?)"
-    if guess.tile.is_joker and (navy > cfg.joker_max_navy or lightness < cfg.joker_min_lightness):
+    if guess.tile.is_joker and (navy > cfg.disc_max_navy or lightness < cfg.joker_min_lightness):
         # White has no hue to check, so the rest must be the joker's: its sectors are the
         # numerals' white, around the same navy disc as every tile's. A palm or a pale
         # sleeve is neither.
@@ -1075,29 +1075,32 @@ class BoardReader:
         readings: list[CellReading] = [
             CellReading(i, s, note=n) for i, (s, n) in enumerate(zip(states, notes, strict=True))
         ]
+        numerals = (np.zeros(0), np.zeros(0))
         if details is not None:
             details["candidates"] = candidates
-        if not candidates:
-            return _Sampled(canvas_bgr, readings, candidates)
-        num_scores, num_contrast, num_offsets = self.numerals.scores(
-            canvas_bgr, candidates, ppu, cfg
-        )
-        if details is not None:
-            details["disc_offsets"] = num_offsets
-            details["disc_contrast"] = num_contrast
+        if candidates:
+            num_scores, num_contrast, num_offsets = self.numerals.scores(
+                canvas_bgr, candidates, ppu, cfg
+            )
+            numerals = (num_scores, num_contrast)
+            if details is not None:
+                details["disc_offsets"] = num_offsets
+                details["disc_contrast"] = num_contrast
         return _Sampled(
             canvas_bgr,
+            valid,
+            ppu,
             readings,
+            darkness,
+            sec_levels,
+            clear_windows,
+            black,
             candidates,
             weak,
             glares,
             sector_lin,
             disc_lin,
-            black,
-            (num_scores, num_contrast),
-            clear_windows,
-            darkness,
-            (valid, ppu, stride, sec_levels),
+            numerals,
         )
 
     def _name_tiles(
@@ -1116,9 +1119,7 @@ class BoardReader:
             sampled.disc_lin,
         )
         black, (num_scores, num_contrast) = sampled.black, sampled.numeral_scores
-        clear_windows, darkness = sampled.clear_windows, sampled.darkness
-        assert sampled.frame is not None and darkness is not None
-        valid, ppu, stride, sec_levels = sampled.frame
+        valid, ppu, darkness = sampled.valid, sampled.ppu, sampled.darkness
         # The tiles read clearly set the white, the light's reference and the tint.
         in_sure = ~np.array(weak, dtype=bool)
         if not in_sure.any():
@@ -1190,7 +1191,7 @@ class BoardReader:
                     first_guesses[k], contrast, navy, weak[k], glared, cfg, lightness=lightness
                 )
             if doubt is not None:
-                if clear_windows[i] and navy > cfg.window_max_navy:
+                if sampled.clear_windows[i] and navy > cfg.disc_max_navy:
                     # No tile, and the light window of an empty cell shows clearly with no
                     # navy disc in it (a dark tile's numeral in its disc looks like a
                     # window): an empty cell whose frame glare or haze lightens.
@@ -1218,8 +1219,9 @@ class BoardReader:
             ridges[tiles] = np.quantile(
                 dark.reshape(rows.shape).min(axis=-1), cfg.ridge_along_quantile, axis=-1
             )
-            details["ridges"], details["sector_levels"] = ridges, sec_levels
+            details["ridges"], details["sector_levels"] = ridges, sampled.sector_levels
             plastic = np.zeros(3, bool)
+            stride = _sample_stride(ppu, cfg)
             for k, (rows, cols) in enumerate(band_sides(ppu, *cfg.band_strip)):
                 inside = valid[rows, cols] == 255
                 if inside.any():

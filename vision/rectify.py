@@ -1118,10 +1118,10 @@ def refine(
     current = np.asarray(homography, dtype=np.float64)
     errors = np.zeros(0)
     lattice = (np.zeros((0, 2)), np.zeros((0, 2)))
+    narrow = min(r.search for r in cfg.align_rounds)
     for rnd in cfg.align_rounds:
         value, valid, canvas = sample_canvas(pyr, current, rnd.ppu, lens)
         idx, off, _ = match_offsets(value, valid, canvas, rnd.search, cfg)
-        narrow = min(r.search for r in cfg.align_rounds)
         if len(idx) < cfg.align_min_cells and rnd.search > narrow:
             # A board cut off by the frame leaves few cells whose whole search region is
             # in it: a narrower search, around the first guess, keeps more of them.

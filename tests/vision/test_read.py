@@ -304,14 +304,14 @@ def test_a_window_seen_clearly_through_a_glared_frame_is_empty() -> None:
     windows = [
         i
         for i in np.nonzero(details["clear_windows"])[0].tolist()
-        if i in empty and i not in plain and navy.get(i, np.inf) > default_config().window_max_navy
+        if i in empty and i not in plain and navy.get(i, np.inf) > default_config().disc_max_navy
     ]
     assert len(windows) >= 3
     assert [cells[i].state for i in windows] == ["empty"] * len(windows)
     for cell, was in zip(cells, clean.cells, strict=True):
         assert cell.state != "tile" or cell.placement == was.placement
     # without the window's word, glare leaves them unknown
-    blind = BoardReader(replace(default_config(), window_max_navy=np.inf))
+    blind = BoardReader(replace(default_config(), disc_max_navy=np.inf))
     unseen, _ = blind.read_cells(frame, clean.fit)
     assert sum(unseen[i].state == "unknown" for i in windows) >= 3
 
