@@ -149,11 +149,12 @@ def _supports(
         & (samples[..., 1] > 2)
         & (samples[..., 1] < h - 3)
     )  # (T, 3, 36)
-    rel = pts[None, None, :, :] - a[:, :, None, :]  # (T, 3, P, 2)
-    along = rel[..., 0] * u[..., None, 0] + rel[..., 1] * u[..., None, 1]
-    across = rel[..., 0] * -u[..., None, 1] + rel[..., 1] * u[..., None, 0]
+    # Each point's distance across each side's line, then along the sides it lies on.
+    normal = np.stack([-u[..., 1], u[..., 0]], axis=-1)  # (T, 3, 2)
+    across = normal @ pts.T - (normal * a).sum(axis=-1)[..., None]  # (T, 3, P)
     tri, side, pt = np.nonzero(np.abs(across) < tol[:, None, None])
-    idx = np.round((along[tri, side, pt] / length[tri, side] - 0.15) / 0.02).astype(int)
+    along = ((pts[pt] - a[tri, side]) * u[tri, side]).sum(axis=-1)
+    idx = np.round((along / length[tri, side] - 0.15) / 0.02).astype(int)
     ok = (idx >= 0) & (idx < len(ts))
     hit = np.zeros(inside.shape, bool)
     hit[tri[ok], side[ok], idx[ok]] = True
@@ -216,18 +217,35 @@ def _hough_triangles(
     kept = _distinct_lines(lines[is_strong], strong_limit, apart)
     strong = len(kept)
     kept = _distinct_lines(lines, strong_limit + weak_limit, apart, kept)
-    out = []
-    for i, j, k in itertools.combinations(range(len(kept)), 3):
-        trio = [kept[i], kept[j], kept[k]]
-        gaps = [_angle_gap(trio[a][1], trio[b][1]) for a, b in ((0, 1), (1, 2), (0, 2))]
-        if min(gaps) < math.radians(30):
-            continue
-        try:
-            corners = np.array([_meet(trio[a], trio[b]) for a, b in ((0, 1), (1, 2), (2, 0))])
-        except BoardNotFoundError:
-            continue
-        out.append((corners, k >= strong))
-    return out
+    if len(kept) < 3:
+        return []
+    trios = _TRIOS[len(kept)]  # (T, 3) line indices, i < j < k
+    rho, theta = np.asarray(kept).T
+    t = theta[trios]  # (T, 3)
+    gap = np.abs(t[:, [0, 1, 0]] - t[:, [1, 2, 2]]) % math.pi
+    gap = np.minimum(gap, math.pi - gap)
+    trios = trios[gap.min(axis=1) >= math.radians(30)]
+    # Each corner where two of the three lines meet (Cramer's rule: no two are within
+    # 30 degrees, so none is parallel).
+    a, b = trios[:, [0, 1, 2]], trios[:, [1, 2, 0]]  # (T, 3): the lines of each corner
+    ca, sa, cb, sb = np.cos(theta[a]), np.sin(theta[a]), np.cos(theta[b]), np.sin(theta[b])
+    det = ca * sb - sa * cb
+    corners = np.stack(
+        [(rho[a] * sb - rho[b] * sa) / det, (ca * rho[b] - cb * rho[a]) / det], axis=-1
+    )  # (T, 3, 2)
+    return [(c, bool(k >= strong)) for c, k in zip(corners, trios[:, 2], strict=True)]
+
+
+class _Trios(dict[int, NDArray[np.int64]]):
+    """Every three of n lines (T, 3) indices in ``itertools.combinations`` order."""
+
+    def __missing__(self, n: int) -> NDArray[np.int64]:
+        out = np.array(list(itertools.combinations(range(n), 3)), dtype=np.int64)
+        self[n] = out.reshape(-1, 3)
+        return self[n]
+
+
+_TRIOS = _Trios()
 
 
 def _angle_gap(t1: float, t2: float) -> float:
@@ -235,20 +253,15 @@ def _angle_gap(t1: float, t2: float) -> float:
     return min(d, math.pi - d)
 
 
-def _meet(l1: tuple[float, float], l2: tuple[float, float]) -> FloatArray:
-    (r1, t1), (r2, t2) = l1, l2
-    a = np.array([[math.cos(t1), math.sin(t1)], [math.cos(t2), math.sin(t2)]])
-    if abs(np.linalg.det(a)) < 1e-6:
-        raise BoardNotFoundError("parallel lines")
-    return np.linalg.solve(a, np.array([r1, r2]))
-
-
-def _triangle_ok(corners: FloatArray, shape: tuple[int, int]) -> bool:
-    sides = [float(np.hypot(*(corners[i] - corners[(i + 1) % 3]))) for i in range(3)]
-    if min(sides) < 20 or min(sides) / max(sides) < 0.3:
-        return False
-    h, w = shape
-    return bool(np.all(np.abs(corners) < 3 * max(h, w)))
+def _triangles_ok(corners: FloatArray, shape: tuple[int, int]) -> NDArray[np.bool_]:
+    """Whether each of the triangles ``corners`` (T, 3, 2) could be a board's outline in
+    a frame of ``shape``: no side under 20 pixels or under 0.3 of the longest, no corner
+    beyond three frame sizes away. (T,)."""
+    d = np.roll(corners, -1, axis=1) - corners
+    sides = np.hypot(d[..., 0], d[..., 1])  # (T, 3)
+    shortest = sides.min(axis=1)
+    near = (np.abs(corners) < 3 * max(shape)).all(axis=(1, 2))
+    return (shortest >= 20) & (shortest >= 0.3 * sides.max(axis=1)) & near  # type: ignore[no-any-return]
 
 
 def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
@@ -342,18 +355,26 @@ def _scored(
     proposals = [] if enclosing is None else [(enclosing, False)]
     side_hint = math.sqrt(area) * 1.5
     proposals += _hough_triangles(inner, shape, side_hint, cfg)
-    proposals = [(c, weak) for c, weak in proposals if _triangle_ok(c, shape)]
     if not proposals:
         return []
     tris = np.stack([c for c, _ in proposals])  # (T, 3, 2)
+    weak = np.array([w for _, w in proposals], dtype=bool)
+    ok = _triangles_ok(tris, shape)
+    tris, weak = tris[ok], weak[ok]
+    if not len(tris):
+        return []
     sides = np.roll(tris, -1, axis=1) - tris
     perimeters = np.hypot(sides[..., 0], sides[..., 1]).sum(axis=1)
     supports = _supports(tris, inner, shape, 0.012 * perimeters)
     # The board region should fill the triangle (windows and tiles included).
-    fills = [min(1.0, area / (0.35 * _area(corners))) for corners, _ in proposals]
+    a, b, c = tris[:, 0], tris[:, 1], tris[:, 2]
+    areas = 0.5 * np.abs(
+        (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (c[:, 0] - a[:, 0]) * (b[:, 1] - a[:, 1])
+    )
+    fills = np.minimum(1.0, area / (0.35 * np.maximum(areas, 1e-9)))
     return [
-        (float(support * fill), corners, inner, float(support), weak)
-        for (corners, weak), support, fill in zip(proposals, supports, fills, strict=True)
+        (float(support * fill), corners, inner, float(support), bool(w))
+        for corners, w, support, fill in zip(tris, weak, supports, fills, strict=True)
     ]
 
 
