@@ -26,9 +26,11 @@ from vision.cells import (
     PackedZones,
     band_sides,
     packed_zones,
+    pixels,
     ridge_samples,
     segment_medians,
     segment_percentiles,
+    sort_keys,
     zones,
 )
 from vision.colour import (
@@ -166,9 +168,9 @@ def _group_low_levels(
 
     Vectorised: one sort instead of a percentile call per group.
     """
-    v = value[rows, cols].astype(np.float64)
-    order = np.lexsort((v, groups))
-    g_sorted, v_sorted = groups[order], v[order]
+    # The value is a uint8's (0..255): one integer key sorts by group, then value.
+    key = sort_keys(groups.astype(np.int64) * 256 + value[rows, cols].astype(np.int64))
+    g_sorted, v_sorted = key >> 8, (key & 255).astype(np.float64)
     ids, starts, counts = np.unique(g_sorted, return_index=True, return_counts=True)
     low = v_sorted[starts + (0.3 * (counts - 1)).astype(np.int64)]
     inverse = np.searchsorted(ids, groups)
@@ -274,7 +276,9 @@ class _Darkness:
     def __call__(self, px: NDArray[np.generic], where: tuple[IntArray, IntArray]) -> FloatArray:
         """(N,) for pixels (N, 3) BGR at canvas ``where`` (rows, cols)."""
         local = self.black_srgb * self.field(where)[:, None]
-        return np.abs(np.asarray(px, dtype=np.float64) - local).max(axis=-1) / self.span  # type: ignore[no-any-return]
+        d = np.abs(np.asarray(px, dtype=np.float64) - local)
+        # (the largest of three columns: faster than a reduction over a short axis)
+        return np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) / self.span  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -987,11 +991,11 @@ class BoardReader:
         packed = packed_zones(ppu, cfg)
         # A cell is seen when its sectors and most of its frame (``rim_min_seen``) are in
         # the frame: its outer edge, and the tip of its frame, may be cut off.
-        rim_valid = valid[packed.rim] == 255
+        rim_valid = pixels(valid, packed.rim_flat) == 255
         rim_seen = np.add.reduceat(rim_valid.astype(np.float64), packed.rim_starts)
         rim_total = np.diff(np.r_[packed.rim_starts, len(rim_valid)])
         seen = (rim_seen >= cfg.rim_min_seen * rim_total) & (
-            np.minimum.reduceat(valid[packed.sectors], packed.sector_starts)
+            np.minimum.reduceat(pixels(valid, packed.sectors_flat), packed.sector_starts)
             .reshape(-1, 3)
             .min(axis=1)
             == 255
@@ -1009,18 +1013,19 @@ class BoardReader:
         # A bright reference: the brighter pixels on the playing area.
         # Statistics over many pixels sample about the same density per unit at any size.
         stride = _sample_stride(ppu, cfg)
-        whole = canvas_bgr[packed.whole[0][::stride], packed.whole[1][::stride]].max(axis=1)
+        whole = pixels(value, packed.whole_flat[::stride]).astype(np.float64)  # max(B, G, R)
         bright = float(np.percentile(whole, 97)) if len(whole) else 255.0
         span = max(bright - float(black_srgb.max()), 8.0)
 
         darkness = _Darkness(black_srgb, field, span)
         # Every cell at once: how much of its frame is not plastic, its sectors' colours.
-        rim_dark = (darkness(canvas_bgr[packed.rim], packed.rim) > cfg.dark_distance) & rim_valid
+        rim_px = pixels(canvas_bgr, packed.rim_flat)
+        rim_dark = (darkness(rim_px, packed.rim) > cfg.dark_distance) & rim_valid
         fills = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts) / np.maximum(
             rim_seen, 1.0
         )
         sec_meds = segment_medians(
-            canvas_bgr[packed.sectors].astype(np.float64), packed.sector_starts
+            pixels(canvas_bgr, packed.sectors_flat), packed.sector_starts
         ).reshape(-1, 3, 3)
         sec_levels = darkness(sec_meds.reshape(-1, 3), packed.sector_centres).reshape(-1, 3)
         sec_rows, sec_cols = (c.reshape(-1, 3) for c in packed.sector_centres)
@@ -1032,7 +1037,7 @@ class BoardReader:
         glares: list[float] = []
         candidates: list[int] = []
         weak: list[bool] = []
-        for i, z in enumerate(cell_zones):
+        for i in range(len(cell_zones)):
             if not seen[i]:
                 states.append(UNKNOWN)
                 notes.append(OUTSIDE)
@@ -1058,20 +1063,24 @@ class BoardReader:
                 notes.append("" if strong else COVERED)
                 weak.append(not strong)
                 candidates.append(i)
-                # Light reflected off the plastic there (glare) is reflected off the tile
-                # too: take it away, as an offset, before the colours are judged.
-                centre = (sec_rows[i], sec_cols[i])
-                glare = bgr_to_linear_rgb(black_srgb * field(centre)[:, None]) - black
-                glare = np.maximum(glare, 0.0)
-                glares.append(float(glare.max()))
-                sector_lin.append(bgr_to_linear_rgb(sec_meds[i]) - glare)
-                disc_lin.append(bgr_to_linear_rgb(canvas_bgr[z.disc]) - glare.mean(axis=0))
             elif fill <= cfg.occupancy_max_empty_fill:
                 states.append(EMPTY)
                 notes.append("")
             else:
                 states.append(UNKNOWN)
                 notes.append(COVERED)
+        if candidates:
+            # Light reflected off the plastic there (glare) is reflected off the tile too:
+            # take it away, as an offset, before the colours are judged.
+            where = (sec_rows[candidates].ravel(), sec_cols[candidates].ravel())
+            lit = bgr_to_linear_rgb(black_srgb * field(where)[:, None])  # (K * 3, 3)
+            glare = np.maximum(lit - black, 0.0).reshape(-1, 3, 3)
+            glares = glare.max(axis=(1, 2)).tolist()
+            sector_lin = list(bgr_to_linear_rgb(sec_meds[candidates]) - glare)
+            disc_lin = [
+                bgr_to_linear_rgb(canvas_bgr[cell_zones[i].disc]) - g.mean(axis=0)
+                for i, g in zip(candidates, glare, strict=True)
+            ]
         readings: list[CellReading] = [
             CellReading(i, s, note=n) for i, (s, n) in enumerate(zip(states, notes, strict=True))
         ]

@@ -13,17 +13,20 @@ from vision.cells import (
     ridge_samples,
     segment_medians,
     segment_percentiles,
+    sort_keys,
     zones,
 )
 from vision.config import default_config
 from vision.model import Canvas
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.uint8])
 @pytest.mark.parametrize("starts", [[0], [0, 1, 2], [0, 3, 10, 11, 30], [0, 49]])
-def test_segment_medians_equal_numpy_medians(starts: list[int]) -> None:
+def test_segment_medians_equal_numpy_medians(starts: list[int], dtype: type) -> None:
     rng = np.random.default_rng(7)
-    values = rng.integers(0, 255, (50, 3)).astype(np.float64)
+    values = rng.integers(0, 256, (50, 3)).astype(dtype)
     got = segment_medians(values, np.array(starts))
+    assert got.dtype == np.float64
     ends = [*starts[1:], 50]
     want = np.array([np.median(values[a:b], axis=0) for a, b in zip(starts, ends, strict=True)])
     assert np.array_equal(got, want)
@@ -88,3 +91,11 @@ def test_ridge_samples_lie_across_the_middle_of_each_edge(ppu: int) -> None:
             assert across.min() <= pixel  # the ridge itself is sampled
             assert along.min() >= cfg.ridge_end_margin - pixel
             assert along.max() <= 1.0 - cfg.ridge_end_margin + pixel
+
+
+@pytest.mark.parametrize("high", [300, 1 << 16, 1 << 20])
+def test_sort_keys_sorts_as_numpy_does_below_and_above_16_bits(high: int) -> None:
+    keys = np.random.default_rng(9).integers(0, high, 5000)
+    got = sort_keys(keys)
+    assert got.dtype == np.int64
+    assert np.array_equal(got, np.sort(keys))
