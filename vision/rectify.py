@@ -189,14 +189,24 @@ def _remap_grid(
     """Frame coordinates of every canvas pixel through homography and lens (cached: a
     tracker rectifies frame after frame with the same fit)."""
     h = np.frombuffer(image_from_canvas, dtype=np.float64).reshape(3, 3)
-    us, vs = np.meshgrid(
-        np.arange(canvas.width, dtype=np.float64), np.arange(canvas.height, dtype=np.float64)
-    )
-    grid = np.stack([us.ravel(), vs.ravel()], axis=1)
-    pts = lens.distort(project(h, grid)).astype(np.float32)
-    mx = np.ascontiguousarray(pts[:, 0].reshape(canvas.height, canvas.width))
-    my = np.ascontiguousarray(pts[:, 1].reshape(canvas.height, canvas.width))
-    return mx, my
+    # project() and Lens.distort() written out per coordinate plane: the same arithmetic
+    # without (N, 2) temporaries, which cost more than the arithmetic at this size.
+    us = np.arange(canvas.width, dtype=np.float64)[None, :]
+    vs = np.arange(canvas.height, dtype=np.float64)[:, None]
+    w = h[2, 0] * us + h[2, 1] * vs + h[2, 2]
+    w[np.abs(w) < 1e-12] = 1e-12
+    x = (h[0, 0] * us + h[0, 1] * vs + h[0, 2]) / w
+    y = (h[1, 0] * us + h[1, 1] * vs + h[1, 2]) / w
+    if lens.k != 0.0:
+        cx, cy = lens.centre
+        x -= cx
+        y -= cy
+        f = 1.0 + lens.k * (x * x + y * y) / lens.norm**2
+        x *= f
+        y *= f
+        x += cx
+        y += cy
+    return x.astype(np.float32), y.astype(np.float32)
 
 
 def _polygon_mask(shape: tuple[int, int], poly: FloatArray) -> NDArray[np.uint8]:
