@@ -159,6 +159,8 @@ class ReaderConfig:
     ridge_seen_min_edges: int  # ... on at least so many edges between two tiles
     ridge_hidden_min: float  # an edge whose ridge is this bright against its sector: hidden
     disc_max_navy: float  # a navy disc: no further from navy (a window shows the table)
+    colourless_max_spread: float  # tile candidates' colour spread in a photo with none
+    colourless_min_tiles: int  # candidates that tell alone (else the board must agree)
     joker_min_lightness: float  # the joker's sectors' mean L*, the numerals' white = 100
     edge_reject_distance: float
     vouched_min_margin: float

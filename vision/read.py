@@ -81,6 +81,8 @@ RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"
 NUMERAL_DISAGREES = "numeral reads"
+#: A tile candidate's note in a photo with no colour at all (a greyscale or night-mode camera).
+COLOURLESS = "its colours cannot be read: no colour in the photo (a greyscale camera?)"
 
 
 @dataclass(frozen=True)
@@ -299,6 +301,7 @@ class _Sampled:
     weak: list[bool]  # a frame partly dark
     glares: list[float]  # light reflected off the plastic there
     sector_lin: list[FloatArray]  # (3, 3) linear RGB each
+    sector_srgb: FloatArray  # (K, 3, 3) the same as seen, sRGB in [0, 1] (BGR), no glare taken
     disc_lin: list[FloatArray]  # the disc's pixels (N, 3) each
     numeral_scores: tuple[FloatArray, FloatArray]  # the numerals' scores and contrast
 
@@ -344,6 +347,33 @@ def disc_stats(discs: list[FloatArray]) -> DiscStats:
     return DiscStats(
         counts, medians(whitest), px[whitest], disc_of[whitest], levels, medians(darkest)
     )
+
+
+def colour_spread(srgb: FloatArray) -> float:
+    """How much colour samples (N, 3) sRGB in [0, 1] show: past one gain per channel (a
+    tinted camera), each sample's (max - min) / max, the 90th percentile. 0 in a
+    greyscale photo, a few hundredths for a single tint through JPEG; the tiles' sectors,
+    the board's brown-black plastic or a table give tenths (pale hands and glare alone,
+    0.06 or more). Clipped and black samples say nothing (a clipped channel loses the
+    tint's ratio): 1 when none is left.
+
+    >>> colour_spread(np.array([[0.2, 0.2, 0.2], [0.6, 0.6, 0.6]]))
+    0.0
+    >>> tinted = np.array([[0.2, 0.3, 0.4], [0.4, 0.6, 0.8]])
+    >>> round(colour_spread(tinted), 6)
+    0.0
+    >>> colour_spread(np.array([[0.8, 0.2, 0.1], [0.1, 0.3, 0.7], [0.2, 0.5, 0.2]])) > 0.5
+    True
+    """
+    high = srgb.max(axis=1)
+    srgb = srgb[(high > 0.05) & (high < 0.98)]
+    if not len(srgb):
+        return 1.0
+    gain = np.median(srgb, axis=0)
+    even = srgb / np.maximum(gain / max(float(gain.mean()), 1e-6), 1e-6)
+    high = even.max(axis=1)
+    rel = (high - even.min(axis=1)) / np.maximum(high, 1e-6)
+    return float(np.percentile(rel, 90))
 
 
 def numeral_agrees(guess: TileGuess, cfg: ReaderConfig) -> bool:
@@ -1033,6 +1063,7 @@ class BoardReader:
         states: list[str] = []
         notes: list[str] = []
         sector_lin: list[FloatArray] = []
+        sector_srgb = np.zeros((0, 3, 3))
         disc_lin: list[FloatArray] = []
         glares: list[float] = []
         candidates: list[int] = []
@@ -1077,6 +1108,7 @@ class BoardReader:
             glare = np.maximum(lit - black, 0.0).reshape(-1, 3, 3)
             glares = glare.max(axis=(1, 2)).tolist()
             sector_lin = list(bgr_to_linear_rgb(sec_meds[candidates]) - glare)
+            sector_srgb = sec_meds[candidates] / 255.0
             disc_lin = [
                 bgr_to_linear_rgb(canvas_bgr[cell_zones[i].disc]) - g.mean(axis=0)
                 for i, g in zip(candidates, glare, strict=True)
@@ -1108,6 +1140,7 @@ class BoardReader:
             weak,
             glares,
             sector_lin,
+            sector_srgb,
             disc_lin,
             numerals,
         )
@@ -1135,6 +1168,8 @@ class BoardReader:
             in_sure[:] = True
         sure = np.flatnonzero(in_sure).tolist()
         stats = disc_stats(disc_lin)
+        if self._no_colour(sampled):
+            return self._colourless(sampled)
         white = self._white_point(stats, in_sure, [sector_lin[k] for k in sure], black)
         # The light falls off across the board (a lamp's cone, vignetting): each tile is
         # judged against the white the smooth light field gives at its place.
@@ -1239,6 +1274,33 @@ class BoardReader:
                     plastic[k] = level < cfg.dark_distance
             details["band_plastic"] = plastic
         return tuple(beside_covered(readings, cfg))
+
+    def _no_colour(self, sampled: _Sampled) -> bool:
+        """Whether the photo has no colour at all: the tile candidates' sectors as seen
+        show none (:func:`colour_spread`), and, with fewer than ``colourless_min_tiles``
+        of them (an empty cell under glare may be one), nor does the whole board."""
+        cfg = self.config
+        sectors = sampled.sector_srgb.reshape(-1, 3)
+        if colour_spread(sectors) > cfg.colourless_max_spread:
+            return False
+        if len(sampled.candidates) >= cfg.colourless_min_tiles:
+            return True
+        seen = sampled.canvas_bgr[sampled.valid == 255]
+        stride = _sample_stride(sampled.ppu, cfg)
+        return colour_spread(seen[::stride] / 255.0) <= cfg.colourless_max_spread
+
+    def _colourless(self, sampled: _Sampled) -> tuple[CellReading, ...]:
+        """The readings of a photo with no colour: its tile candidates are unknown, their
+        colours unreadable; the value their numeral seems to show, if any, in the note."""
+        readings = list(sampled.readings)
+        scores, contrast = sampled.numeral_scores
+        costs = scores_to_costs(scores, contrast, self.numerals.params)
+        for k, i in enumerate(sampled.candidates):
+            # (as identify() reads it: a numeral whose values all cost alike reads none)
+            seems = f"a tile whose numeral looks like {int(np.argmin(costs[k])) + 1}; "
+            lead = seems if np.ptp(costs[k]) > 1e-9 else ""
+            readings[i] = CellReading(i, UNKNOWN, note=lead + COLOURLESS)
+        return tuple(readings)
 
     def _sector_costs(self, labs: FloatArray, palette: dict[Colour, FloatArray]) -> FloatArray:
         """The colour distance (K, 3 edges, 6 colours) of the sectors ``labs`` (K, 3, 3)

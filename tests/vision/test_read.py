@@ -30,7 +30,14 @@ from vision.model import (
     outer_corners,
     project,
 )
-from vision.read import BoardReader, BoardReading, check_frame, disc_stats, load_image
+from vision.read import (
+    COLOURLESS,
+    BoardReader,
+    BoardReading,
+    check_frame,
+    disc_stats,
+    load_image,
+)
 from vision.rectify import (
     LATTICE_SHIFTS,
     BoardFit,
@@ -351,6 +358,36 @@ def crosstalk(frame: np.ndarray, share: float) -> np.ndarray:
     m = np.array([[1 - share, share, 0], [share / 2, 1 - share, share / 2], [0, share, 1 - share]])
     out = srgb_to_linear(frame.astype(np.float64) / 255.0) @ m.T
     return (linear_to_srgb(np.clip(out, 0, 1)) * 255 + 0.5).astype(np.uint8)
+
+
+def greyscale(frame: np.ndarray, gains: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> np.ndarray:
+    """The photo as a camera with no colour takes it (a night mode's infrared, a black and
+    white setting), each channel the grey times ``gains`` (a tinted one), as JPEG."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    tinted = np.clip(grey[..., None] * np.array(gains, np.float32), 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", tinted, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert ok
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+@pytest.mark.parametrize("gains", [(1.0, 1.0, 1.0), (1.2, 1.0, 0.75)])
+def test_a_photo_with_no_colour_reads_where_the_tiles_are_and_their_values_not_colours(
+    gains: tuple[float, float, float],
+) -> None:
+    clean = reading_of("00")
+    frame = greyscale(load_image(str(STILLS / "00.jpg")), gains)
+    assert reader().read(frame).found
+    grey = reader().read(frame, fit=clean.fit)
+    tiles = [c for c in clean.cells if c.state == "tile"]
+    assert len(tiles) >= 10
+    assert not any(c.state == "tile" for c in grey.cells)
+    values_right = 0
+    for c in tiles:
+        seen = grey.cells[c.index]
+        assert seen.state == "unknown" and seen.note.endswith(COLOURLESS), seen
+        values_right += f"numeral looks like {c.value};" in seen.note
+    assert values_right >= len(tiles) - 2
+    assert all(grey.cells[c.index].state == "empty" for c in clean.cells if c.state == "empty")
 
 
 def test_the_photos_own_palette_reads_a_camera_that_renders_colours_its_own_way() -> None:
