@@ -12,6 +12,12 @@ of a kind the reader was never tuned on).
 
 from __future__ import annotations
 
+import os
+
+# One core, as the figures say (and as `spectrangle` runs): one BLAS thread, set
+# before NumPy is first imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import json
 import sys

@@ -9,6 +9,12 @@ The reader may take any corner as the apex; readings are turned to the truth's a
 
 from __future__ import annotations
 
+import os
+
+# One core, as the figures say (and as `spectrangle` runs): one BLAS thread, set
+# before NumPy is first imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import json
 import statistics
