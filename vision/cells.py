@@ -208,6 +208,20 @@ def sort_keys(keys: IntArray) -> IntArray:
     return np.sort(keys)
 
 
+def percentiles(values: NDArray[Any], qs: Sequence[float]) -> FloatArray:
+    """``np.percentile(values, qs)`` (linear interpolation) of any array, flattened, not
+    empty: (Q,) float64, interpolated in float64 (NumPy keeps float32 in float32). One
+    partition, without the general function's overhead (a few tens of microseconds a
+    call, where the reader makes dozens per frame)."""
+    flat = np.asarray(values).ravel()
+    pos = np.asarray(qs, dtype=np.float64) / 100.0 * (len(flat) - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, len(flat) - 1)
+    part = np.partition(flat, np.unique(np.concatenate([lo, hi])))
+    a, b = part[lo].astype(np.float64), part[hi].astype(np.float64)
+    return a + (b - a) * (pos - lo)  # type: ignore[no-any-return]
+
+
 def segment_percentiles(values: FloatArray, starts: IntArray, qs: Sequence[float]) -> FloatArray:
     """Percentiles ``qs`` (0..100) of each segment of ``values`` (N,) cut at ``starts``
     (S,), no segment empty: (S, Q), interpolated linearly as ``np.percentile`` does.
@@ -304,6 +318,7 @@ __all__ = [
     "PackedZones",
     "band_sides",
     "packed_zones",
+    "percentiles",
     "pixels",
     "ridge_samples",
     "segment_medians",

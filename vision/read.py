@@ -26,6 +26,7 @@ from vision.cells import (
     PackedZones,
     band_sides,
     packed_zones,
+    percentiles,
     pixels,
     ridge_samples,
     segment_medians,
@@ -373,7 +374,7 @@ def colour_spread(srgb: FloatArray) -> float:
     even = srgb / np.maximum(gain / max(float(gain.mean()), 1e-6), 1e-6)
     high = even.max(axis=1)
     rel = (high - even.min(axis=1)) / np.maximum(high, 1e-6)
-    return float(np.percentile(rel, 90))
+    return float(percentiles(rel, [90])[0])
 
 
 def numeral_agrees(guess: TileGuess, cfg: ReaderConfig) -> bool:
@@ -781,12 +782,12 @@ class BoardReader:
         ok = valid == 255
         if ok.sum() < 50:
             return np.full(3, np.nan), 0.0, 0
-        lo, hi = np.percentile(plastic[ok], [5, 95])
+        lo, hi = percentiles(plastic[ok], [5, 95])
         levels = np.full(3, np.nan)
         for k, (rows, cols) in enumerate(band_sides(ppu, *cfg.band_strip)):
             seen = ok[rows, cols]
             if len(seen) and seen.mean() >= cfg.band_min_seen:
-                level = np.percentile(plastic[rows, cols][seen], cfg.band_percentile)
+                level = percentiles(plastic[rows, cols][seen], [cfg.band_percentile])[0]
                 levels[k] = (level - lo) / max(float(hi - lo), 1.0)
         ncc = scorer(ppu, cfg).scores(np.ascontiguousarray(value), np.ascontiguousarray(valid))
         best = ncc.max(axis=1)
@@ -1044,7 +1045,7 @@ class BoardReader:
         # Statistics over many pixels sample about the same density per unit at any size.
         stride = _sample_stride(ppu, cfg)
         whole = pixels(value, packed.whole_flat[::stride]).astype(np.float64)  # max(B, G, R)
-        bright = float(np.percentile(whole, 97)) if len(whole) else 255.0
+        bright = float(percentiles(whole, [97])[0]) if len(whole) else 255.0
         span = max(bright - float(black_srgb.max()), 8.0)
 
         darkness = _Darkness(black_srgb, field, span)
@@ -1418,7 +1419,7 @@ class BoardReader:
             usable & (group_ids >= 100) & windows[np.clip(group_ids - 100, 0, len(windows) - 1)]
         )
         band_kept = np.ones(len(rows), bool)
-        bright = float(np.percentile(value[::3, ::3], 97))
+        bright = float(percentiles(value[::3, ::3], [97])[0])
         if framed.sum() >= self.config.black_min_windows:
             ref = float(np.median(lv_arr[framed, 1]))
             spread = bright - ref
@@ -1647,7 +1648,7 @@ class BoardReader:
         for k, chroma in enumerate(np.hypot(palette[:, 1], palette[:, 2])):
             mine = seen[named == k]
             if len(mine) >= 3:
-                ratios.append(chroma / np.quantile(mine, cfg.saturation_quantile))
+                ratios.append(chroma / percentiles(mine, [100 * cfg.saturation_quantile])[0])
                 weights.append(len(mine))
         if not ratios:
             return 1.0

@@ -10,6 +10,7 @@ from engine.colours import EDGE_ORDER
 from vision.cells import (
     band_sides,
     packed_zones,
+    percentiles,
     ridge_samples,
     segment_medians,
     segment_percentiles,
@@ -99,3 +100,15 @@ def test_sort_keys_sorts_as_numpy_does_below_and_above_16_bits(high: int) -> Non
     got = sort_keys(keys)
     assert got.dtype == np.int64
     assert np.array_equal(got, np.sort(keys))
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 300, 5001])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8])
+def test_percentiles_equal_numpy_percentiles(n: int, dtype: type) -> None:
+    rng = np.random.default_rng(n)
+    values = (rng.random(n) * 255).astype(dtype)
+    qs = [0, 5, 30, 50, 90, 95, 97, 100]
+    got = percentiles(values, qs)
+    assert got.dtype == np.float64
+    # (NumPy interpolates float32 values in float32, this in float64)
+    assert np.allclose(got, np.percentile(values, qs), rtol=1e-6, atol=1e-9)
