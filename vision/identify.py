@@ -84,11 +84,7 @@ def identify(
     tiles = [st.tile for st in SPECTRANGLE36.tiles]
     values = np.array([t.value for t in tiles])
     # cost[c, a] = mean over edges of the distance to the arrangement's colour.
-    per_edge = np.take_along_axis(
-        sector_costs[:, None, :, :],  # (N, 1, 3, 6)
-        colours[None, :, :, None].repeat(n, axis=0),  # (N, A, 3, 1)
-        axis=3,
-    )[..., 0]
+    per_edge = sector_costs[:, np.arange(3)[None, :], colours]  # (N, A, 3)
     cost = per_edge.mean(axis=2)  # (N, A)
     if numeral_costs is not None:
         cost = cost + numeral_weight * numeral_costs[:, values[tile_idx] - 1]
@@ -99,30 +95,36 @@ def identify(
     best_cost = np.take_along_axis(grouped, pick[..., None], axis=2)[..., 0]
     best_arr = by_tile[np.arange(len(by_tile))[None, :], pick]
     rows, cols = linear_sum_assignment(best_cost)
-    chosen = dict(zip(rows.tolist(), cols.tolist(), strict=True))
+    chosen = np.empty(n, dtype=np.int64)
+    chosen[rows] = cols
+    # Every cell's runner-up (the cheapest other tile), numeral and alternatives at once.
+    others = best_cost.copy()
+    others[np.arange(n), chosen] = np.inf
+    runners = others.min(axis=1) if others.shape[1] > 1 else np.full(n, np.inf)
+    # A numeral that could not be read (all costs alike) reads as no value, not as 1.
+    numerals: list[int | None] = [None] * n
+    if numeral_costs is not None:
+        read = np.ptp(numeral_costs, axis=1) > 1e-9
+        best_values = np.argmin(numeral_costs, axis=1) + 1
+        numerals = [int(v) if r else None for v, r in zip(best_values, read, strict=True)]
+    orders = np.argsort(best_cost, axis=1)[:, :alternatives_kept]
+    worst = per_edge[np.arange(n), best_arr[np.arange(n), chosen]].max(axis=1)
     out = []
     arr = arrangements()
     for c in range(n):
-        t = chosen[c]
-        others = np.delete(best_cost[c], t)
-        runner = float(others.min()) if len(others) else float("inf")
-        numeral = None
-        # A numeral that could not be read (all costs alike) reads as no value, not as 1.
-        if numeral_costs is not None and np.ptp(numeral_costs[c]) > 1e-9:
-            numeral = int(np.argmin(numeral_costs[c])) + 1
-        order = np.argsort(best_cost[c])[:alternatives_kept]
+        t = int(chosen[c])
         alternatives = tuple(
-            (tiles[k], arr[best_arr[c, k]][1], float(best_cost[c, k])) for k in order
+            (tiles[k], arr[best_arr[c, k]][1], float(best_cost[c, k])) for k in orders[c]
         )
         out.append(
             TileGuess(
                 tiles[t],
                 arr[best_arr[c, t]][1],
                 float(best_cost[c, t]),
-                runner,
-                numeral,
+                float(runners[c]),
+                numerals[c],
                 alternatives,
-                float(per_edge[c, best_arr[c, t]].max()),
+                float(worst[c]),
             )
         )
     return out
