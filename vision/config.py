@@ -161,6 +161,10 @@ class ReaderConfig:
     disc_max_navy: float  # a navy disc: no further from navy (a window shows the table)
     colourless_max_spread: float  # tile candidates' colour spread in a photo with none
     colourless_min_tiles: int  # candidates that tell alone (else the board must agree)
+    clipped_level: int  # a pixel this bright in every channel is burnt out white
+    clipped_share: float  # a photo this much burnt out is overexposed
+    black_level: int  # a pixel no brighter than this in any channel is black
+    black_share: float  # a photo this much black shows (almost) nothing
     joker_min_lightness: float  # the joker's sectors' mean L*, the numerals' white = 100
     edge_reject_distance: float
     vouched_min_margin: float

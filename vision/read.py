@@ -377,6 +377,32 @@ def colour_spread(srgb: FloatArray) -> float:
     return float(percentiles(rel, [90])[0])
 
 
+def exposure_problem(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> str:
+    """Why a photo (H, W, 3) uint8 BGR shows almost nothing, or "": almost all white
+    (every channel at ``clipped_level`` or brighter on ``clipped_share`` of it) or black
+    (no channel above ``black_level`` on ``black_share`` of it). Said with "no board
+    found", so that the player fixes the light or the camera, not the board. (A white
+    table burnt out around a board is no such photo: its board still shows.)
+
+    >>> cfg = default_config()
+    >>> exposure_problem(np.full((90, 160, 3), 255, np.uint8), cfg)
+    'the photo is almost all white (overexposed: too much light, or the camera set too bright)'
+    >>> exposure_problem(np.zeros((90, 160, 3), np.uint8), cfg)
+    'the photo is almost all black (the lens covered, or too little light)'
+    >>> exposure_problem(np.full((90, 160, 3), 120, np.uint8), cfg)
+    ''
+    """
+    sample = frame_bgr[::4, ::4].reshape(-1, 3)
+    if np.mean(sample.min(axis=1) >= cfg.clipped_level) >= cfg.clipped_share:
+        return (
+            "the photo is almost all white (overexposed: too much light, or the camera set"
+            " too bright)"
+        )
+    if np.mean(sample.max(axis=1) <= cfg.black_level) >= cfg.black_share:
+        return "the photo is almost all black (the lens covered, or too little light)"
+    return ""
+
+
 def numeral_agrees(guess: TileGuess, cfg: ReaderConfig) -> bool:
     """Whether the numeral reads the tile's own value and no other tile's colours come
     within ``vouched_min_margin``."""
@@ -821,6 +847,9 @@ class BoardReader:
                 return again
             if len(refused) == before:
                 break
+        problem = exposure_problem(frame_bgr, self.config)
+        if problem:
+            return BoardReading(False, reason=f"{problem} ({first.reason})")
         return first
 
     def find(self, frame_bgr: NDArray[np.uint8]) -> BoardFit:

@@ -563,6 +563,30 @@ def test_no_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert doc["cells"] == []
 
 
+def test_a_black_or_white_photo_says_so_and_a_dark_one_still_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame = load_image(str(STILLS / "00.jpg"))
+    # a lens capped but for a sliver, and a camera burnt out all but for a speck
+    black = np.zeros_like(frame)
+    black[:20] = frame[:20]
+    white = np.full_like(frame, 255)
+    white[:10, :10] = frame[:10, :10]
+    for name, img in (("black", black), ("white", white)):
+        cv2.imwrite(str(tmp_path / f"{name}.png"), img)
+    args = ["read", str(tmp_path / "black.png"), str(tmp_path / "white.png"), "--json"]
+    assert main(args) == 3
+    black_doc, white_doc = (json.loads(x) for x in capsys.readouterr().out.splitlines())
+    assert black_doc["board"]["reason"].startswith("the photo is almost all black")
+    assert white_doc["board"]["reason"].startswith("the photo is almost all white")
+    # an eighth of the light (the photo in 32 grey levels): the board is read by what it
+    # shows itself, not by fixed levels
+    dark = (frame.astype(np.float32) / 8).astype(np.uint8)
+    reading = reader().read(dark)
+    assert reading.found
+    assert same_board_up_to_turn(reading.board(), reading_of("00").board())
+
+
 def test_find_gives_the_fit_that_read_reports_or_the_reason_there_is_none() -> None:
     frame = load_image(str(STILLS / "05.jpg"))
     fit, reading = reader().find(frame), reader().read(frame)
