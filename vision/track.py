@@ -47,10 +47,16 @@ from engine.game import Game, Outcome, Place
 from vision.config import config_json, config_values
 from vision.errors import VisionError
 from vision.model import CENTRE, PLAY_CORNERS, VERTICES, Canvas, FloatArray, outer_corners, project
-from vision.read import EMPTY, TILE, UNKNOWN, BoardReading, CellReading, check_frame
+from vision.read import COLOURLESS, EMPTY, TILE, UNKNOWN, BoardReading, CellReading, check_frame
 from vision.rectify import BoardFit
 
 log = logging.getLogger(__name__)
+
+BLOCKED_LOOK = "something has been over the board for a while; clear it or check the record"
+NO_COLOUR_LOOK = (
+    "the camera shows no colour (a greyscale or night-mode camera?): tiles cannot be told"
+    " apart; switch it to colour, or give it more light"
+)
 
 N_CELLS = len(SPECTRANGLE36.geometry)
 BAND = N_CELLS  # label of the border band region on the change canvas
@@ -725,6 +731,12 @@ class Tracker:
             events.extend(self._corrections(name, readings))
         if not new and not gone:
             if unknown:  # something over the board: wait, keep the reference
+                if any(cells[i].note.endswith(COLOURLESS) for i in unknown):
+                    # Nothing over it: the camera shows no colour, and a tile is told by
+                    # its colours. Say so once it lasts, or the players wait for nothing.
+                    return events + self._blocked(
+                        name, grey, still, new, gone, unknown, NO_COLOUR_LOOK
+                    )
                 self._mark_blocked(still)
                 return events
             if self.look is not None:
@@ -764,8 +776,9 @@ class Tracker:
         new: tuple[int, ...],
         gone: tuple[int, ...],
         unknown: tuple[int, ...],
+        why: str = BLOCKED_LOOK,
     ) -> list[Event]:
-        """Something lies over the board: wait; say so when it stays for long."""
+        """Something lies over the board (or ``why``): wait; say so when it stays for long."""
         self._mark_blocked(still)
         assert still.blocked_since is not None
         if self.stats.frames - still.blocked_since < self.cfg.blocked_look_frames:
@@ -775,15 +788,7 @@ class Tracker:
         if self.look == signature:
             return []
         self.look = signature
-        return [
-            Look(
-                name,
-                "something has been over the board for a while; clear it or check the record",
-                new,
-                gone,
-                unknown,
-            )
-        ]
+        return [Look(name, why, new, gone, unknown)]
 
     def _relocate(
         self, name: str, frame_bgr: NDArray[np.uint8], still: _Still

@@ -17,7 +17,7 @@ import pytest
 from engine import SPECTRANGLE36, Placement
 from vision.errors import BoardNotFoundError
 from vision.model import PLAY_CORNERS, VERTICES, outer_corners, project
-from vision.read import EMPTY, TILE, UNKNOWN, BoardReading, CellReading
+from vision.read import COLOURLESS, EMPTY, TILE, UNKNOWN, BoardReading, CellReading
 from vision.rectify import BoardFit
 from vision.track import (
     Correction,
@@ -278,6 +278,28 @@ def test_two_new_tiles_ask_to_look_and_resume_when_put_back(scene: Scene) -> Non
     assert [type(e) for e in events] == [Resumed]
     events = feed(tracker, hand_sequence(scene, {6: a}, {6: a, 5: P("5:BRR4")}, 5), 50)
     assert [p.score for p in placements(events)] == [4]
+
+
+@pytest.mark.parametrize(
+    "note", ["covered or unclear", f"a tile whose numeral looks like 4; {COLOURLESS}"]
+)
+def test_a_camera_with_no_colour_asks_for_colour_and_a_hand_is_waited_for(
+    scene: Scene, note: str
+) -> None:
+    tracker, _ = make_tracker(scene)
+    a, b = P("6:RRY5"), P("5:BRR4")
+    feed(tracker, [scene.frame({}) for _ in range(3)])
+    feed(tracker, hand_sequence(scene, {}, {6: a}, 6), 10)
+    # A tile lies on cell 5 (or a hand over it), and the reader cannot say which.
+    unread = {5: CellReading(5, UNKNOWN, note=note)}
+    frames = [scene.frame({6: a, 5: b}, reading=unread) for _ in range(160)]
+    looks = [e for e in feed(tracker, frames, 20) if isinstance(e, Look)]
+    if COLOURLESS in note:
+        assert len(looks) == 1 and "no colour" in looks[0].message
+        assert looks[0].changed == (5,)
+    else:
+        assert looks == []
+    assert tracker.totals() == {"1": 5, "2": 0}
 
 
 def test_a_tile_gone_asks_to_look(scene: Scene) -> None:
