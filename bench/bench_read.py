@@ -1,6 +1,6 @@
 """Accuracy and speed of ``spectrangle read`` on a generated labelled set.
 
-    python bench/bench_read.py DIR [--limit N] [--details]
+    python bench/bench_read.py DIR [--limit N] [--details] [--greyscale] [--set KEY=VALUE]
 
 DIR holds images with truth files beside them (``spectrangle generate DIR --stills N``).
 The reader may take any corner as the apex; readings are turned to the truth's apex
@@ -17,6 +17,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
@@ -33,7 +34,7 @@ from _stills import labelled_stills
 from engine import SPECTRANGLE36, Board
 from engine.colours import EDGE_ORDER
 from vision.config import ReaderConfig
-from vision.read import BoardReader, load_image
+from vision.read import COLOURLESS, BoardReader, load_image
 
 GEO = SPECTRANGLE36.geometry
 
@@ -82,6 +83,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="KEY=VALUE",
         help="try another value of a reader threshold (JSON value), e.g. --set numeral_weight=8",
     )
+    parser.add_argument(
+        "--greyscale",
+        action="store_true",
+        help="read each still as a camera with no colour takes it (its tiles' colours then"
+        " cannot be read: how many are seen, and their values)",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     data = json.loads(resources.files("vision.data").joinpath("reader.json").read_text("utf-8"))
@@ -104,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     for path in truths:
         truth = json.loads(path.read_text())
         frame = load_image(str(path.with_suffix(".jpg")))
+        if args.greyscale:
+            frame = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         t0 = time.perf_counter()
         reading = reader.read(frame)
         times.append(time.perf_counter() - t0)
@@ -161,6 +170,12 @@ def main(argv: list[str] | None = None) -> int:
                     totals["tiles exact"] += 1
                 elif state == "unknown":
                     totals["tiles unknown"] += 1
+                    note = o_cell.get("note", "")
+                    if note.endswith(COLOURLESS):
+                        totals["tiles seen, colours unread"] += 1
+                        seems = re.search(r"numeral looks like (\d)", note)
+                        same = seems is not None and int(seems.group(1)) == t_cell["value"]
+                        totals["their value right"] += int(same)
                 else:
                     totals["tiles wrong"] += 1
                 if not exact:
@@ -206,6 +221,14 @@ def main(argv: list[str] | None = None) -> int:
         f" read unknown {totals['empty read unknown']}"
     )
     print(f"wrong tiles on hidden cells: {totals['wrong tile on a hidden cell']}")
+    if args.greyscale:
+        seen = totals["tiles seen, colours unread"]
+        print(
+            f"no colour: tiles seen with their colours unread {seen / tiles:.2%} of"
+            f" {totals['visible tiles']}, their numeral's value right"
+            f" {totals['their value right'] / max(seen, 1):.2%}; tiles named anyway"
+            f" {named} (a guess)"
+        )
     print(f"whole images exactly right: {totals['images exact'] / n:.1%}")
     if corner_err:
         print(
