@@ -161,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if t_cell["state"] == "tile":
                 totals["visible tiles"] += 1
+                totals["tiles read as tiles"] += int(state == "tile")
+                totals["tiles read empty"] += int(state == "empty")
                 exact = (
                     state == "tile"
                     and o_cell.get("edges") == t_cell["edges"]
@@ -227,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
             f"no colour: tiles seen with their colours unread {seen / tiles:.2%} of"
             f" {totals['visible tiles']}, their numeral's value right"
             f" {totals['their value right'] / max(seen, 1):.2%}; tiles named anyway"
-            f" {named} (a guess)"
+            f" {totals['tiles read as tiles']} (a guess), read empty {totals['tiles read empty']}"
         )
     print(f"whole images exactly right: {totals['images exact'] / n:.1%}")
     if corner_err:
