@@ -256,8 +256,19 @@ def load_image(path: str) -> NDArray[np.uint8]:
         raise UnreadableImageError(f"cannot read {path}: no such file or empty", path)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None:
+        brand = data[4:12].tobytes()
+        if brand[:4] == b"ftyp" and brand[4:] in _HEIF_BRANDS:
+            raise UnreadableImageError(
+                f"cannot read {path}: a HEIC or AVIF photo (as phones save them), which"
+                " OpenCV does not open: save or export it as JPEG or PNG",
+                path,
+            )
         raise UnreadableImageError(f"cannot read {path}: not an image", path)
     return check_frame(image)
+
+
+#: The brands of an ISO media file that hold HEIC or AVIF stills (the box after "ftyp").
+_HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"mif1", b"msf1", b"avif", b"avis"}
 
 
 def _exists(path: str) -> bool:
