@@ -256,19 +256,28 @@ def load_image(path: str) -> NDArray[np.uint8]:
         raise UnreadableImageError(f"cannot read {path}: no such file or empty", path)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None:
-        brand = data[4:12].tobytes()
-        if brand[:4] == b"ftyp" and brand[4:] in _HEIF_BRANDS:
-            raise UnreadableImageError(
-                f"cannot read {path}: a HEIC or AVIF photo (as phones save them), which"
-                " OpenCV does not open: save or export it as JPEG or PNG",
-                path,
-            )
-        raise UnreadableImageError(f"cannot read {path}: not an image", path)
+        raise UnreadableImageError(f"cannot read {path}: {_not_an_image(data)}", path)
     return check_frame(image)
 
 
 #: The brands of an ISO media file that hold HEIC or AVIF stills (the box after "ftyp").
 _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"mif1", b"msf1", b"avif", b"avis"}
+
+
+def _not_an_image(data: NDArray[np.uint8]) -> str:
+    """What a file OpenCV cannot decode seems to be, from its first bytes, and the way
+    out: a phone's HEIC or AVIF photo, a video, or just "not an image"."""
+    head = data[:12].tobytes()
+    if head[4:8] == b"ftyp":
+        if head[8:12] in _HEIF_BRANDS:
+            return (
+                "a HEIC or AVIF photo (as phones save them), which OpenCV does not open:"
+                " save or export it as JPEG or PNG"
+            )
+        return "a video, not a photo: spectrangle replay FILE follows a filmed game"
+    if head[:4] == b"\x1aE\xdf\xa3" or (head[:4] == b"RIFF" and head[8:12] == b"AVI "):
+        return "a video, not a photo: spectrangle replay FILE follows a filmed game"
+    return "not an image"
 
 
 def _exists(path: str) -> bool:

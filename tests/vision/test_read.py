@@ -612,14 +612,18 @@ def test_unreadable_file_exit_2_and_others_still_read(
     assert len(docs) == 1 and docs[0]["board"]["found"] is True
 
 
-def test_a_phones_heic_photo_is_named_and_the_way_out_given(tmp_path: Path) -> None:
+def test_a_phones_heic_photo_or_a_video_is_named_and_the_way_out_given(tmp_path: Path) -> None:
     heic = tmp_path / "IMG_0001.HEIC"
     heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))
     with pytest.raises(UnreadableImageError, match=r"HEIC or AVIF.*JPEG or PNG") as info:
         load_image(str(heic))
     assert info.value.value == str(heic)
+    video = tmp_path / "game.mp4"
+    video.write_bytes(b"\x00\x00\x00\x18ftypisom" + bytes(64))
+    with pytest.raises(UnreadableImageError, match=r"a video.*spectrangle replay"):
+        load_image(str(video))
     other = tmp_path / "notes.txt"
-    other.write_bytes(b"\x00\x00\x00\x18ftypisom" + bytes(64))  # a video's brand
+    other.write_bytes(b"the score of last night" + bytes(64))
     with pytest.raises(UnreadableImageError, match="not an image"):
         load_image(str(other))
 
