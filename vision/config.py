@@ -161,6 +161,7 @@ class ReaderConfig:
     disc_max_navy: float  # a navy disc: no further from navy (a window shows the table)
     colourless_max_spread: float  # tile candidates' colour spread in a photo with none
     colourless_min_tiles: int  # candidates that tell alone (else the board must agree)
+    colourless_numeral_margin: float  # a numeral this clear says a tile is there
     clipped_level: int  # a pixel this bright in every channel is burnt out white
     clipped_share: float  # a photo this much burnt out is overexposed
     black_level: int  # a pixel no brighter than this in any channel is black

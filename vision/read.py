@@ -202,9 +202,15 @@ def same_place(a: BoardFit, b: BoardFit, tolerance: float) -> bool:
 
 def unclear_in_view(cells: Sequence[CellReading]) -> tuple[int, int]:
     """How many cells in the frame read as neither empty nor a tile, and how many cells
-    are in the frame."""
+    are in the frame. A tile whose colours a photo without colour hides but whose numeral
+    reads clearly (an unknown cell with a value) is clear: a tile is there.
+
+    >>> unclear_in_view([CellReading(0, EMPTY), CellReading(1, UNKNOWN, note="covered"),
+    ...                  CellReading(2, UNKNOWN, value=4), CellReading(3, UNKNOWN, note=OUTSIDE)])
+    (1, 3)
+    """
     seen = [c for c in cells if c.note != OUTSIDE]
-    return sum(c.state == UNKNOWN for c in seen), len(seen)
+    return sum(c.state == UNKNOWN and c.value is None for c in seen), len(seen)
 
 
 def _scaled_chroma(lab: FloatArray, chroma: float) -> FloatArray:
@@ -1346,10 +1352,14 @@ class BoardReader:
         scores, contrast = sampled.numeral_scores
         costs = scores_to_costs(scores, contrast, self.numerals.params)
         for k, i in enumerate(sampled.candidates):
+            best = int(np.argmin(costs[k])) + 1
             # (as identify() reads it: a numeral whose values all cost alike reads none)
-            seems = f"a tile whose numeral looks like {int(np.argmin(costs[k])) + 1}; "
-            lead = seems if np.ptp(costs[k]) > 1e-9 else ""
-            readings[i] = CellReading(i, UNKNOWN, note=lead + COLOURLESS)
+            lead = f"a tile whose numeral looks like {best}; " if np.ptp(costs[k]) > 1e-9 else ""
+            # A numeral read clearly (its runner-up value costs colourless_numeral_margin
+            # more) says a tile is there: the cell keeps the value, though unknown.
+            second = float(np.sort(costs[k])[1]) - float(costs[k].min())
+            value = best if second >= self.config.colourless_numeral_margin else None
+            readings[i] = CellReading(i, UNKNOWN, value=value, note=lead + COLOURLESS)
         return tuple(readings)
 
     def _sector_costs(self, labs: FloatArray, palette: dict[Colour, FloatArray]) -> FloatArray:
