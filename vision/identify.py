@@ -65,6 +65,18 @@ def _arrangements_by_tile() -> NDArray[np.int64]:
     return out
 
 
+def read_numerals(numeral_costs: FloatArray) -> list[int | None]:
+    """The value each numeral reads, from its costs (N, 6) of values 1..6: the cheapest,
+    or None for a numeral that could not be read (all costs alike), not a 1.
+
+    >>> read_numerals(np.array([[1.0, 0.0, 1.0, 1.0, 1.0, 1.0], [0.2] * 6]))
+    [2, None]
+    """
+    read = np.ptp(numeral_costs, axis=1) > 1e-9
+    best = np.argmin(numeral_costs, axis=1) + 1
+    return [int(v) if r else None for v, r in zip(best, read, strict=True)]
+
+
 def identify(
     sector_costs: FloatArray,
     numeral_costs: FloatArray | None,
@@ -101,12 +113,7 @@ def identify(
     others = best_cost.copy()
     others[np.arange(n), chosen] = np.inf
     runners = others.min(axis=1) if others.shape[1] > 1 else np.full(n, np.inf)
-    # A numeral that could not be read (all costs alike) reads as no value, not as 1.
-    numerals: list[int | None] = [None] * n
-    if numeral_costs is not None:
-        read = np.ptp(numeral_costs, axis=1) > 1e-9
-        best_values = np.argmin(numeral_costs, axis=1) + 1
-        numerals = [int(v) if r else None for v, r in zip(best_values, read, strict=True)]
+    numerals = [None] * n if numeral_costs is None else read_numerals(numeral_costs)
     orders = np.argsort(best_cost, axis=1)[:, :alternatives_kept]
     worst = per_edge[np.arange(n), best_arr[np.arange(n), chosen]].max(axis=1)
     out = []

@@ -14,6 +14,7 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import overload
 
 import cv2
@@ -219,7 +220,7 @@ def _hough_triangles(
     kept = _distinct_lines(lines, strong_limit + weak_limit, apart, kept)
     if len(kept) < 3:
         return []
-    trios = _TRIOS[len(kept)]  # (T, 3) line indices, i < j < k
+    trios = _trios(len(kept))  # (T, 3) line indices, i < j < k
     rho, theta = np.asarray(kept).T
     t = theta[trios]  # (T, 3)
     gap = np.abs(t[:, [0, 1, 0]] - t[:, [1, 2, 2]]) % math.pi
@@ -236,16 +237,10 @@ def _hough_triangles(
     return [(c, bool(k >= strong)) for c, k in zip(corners, trios[:, 2], strict=True)]
 
 
-class _Trios(dict[int, NDArray[np.int64]]):
+@cache
+def _trios(n: int) -> NDArray[np.int64]:
     """Every three of n lines (T, 3) indices in ``itertools.combinations`` order."""
-
-    def __missing__(self, n: int) -> NDArray[np.int64]:
-        out = np.array(list(itertools.combinations(range(n), 3)), dtype=np.int64)
-        self[n] = out.reshape(-1, 3)
-        return self[n]
-
-
-_TRIOS = _Trios()
+    return np.array(list(itertools.combinations(range(n), 3)), dtype=np.int64).reshape(-1, 3)
 
 
 def _angle_gap(t1: float, t2: float) -> float:
@@ -330,7 +325,7 @@ def outline_candidates(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: i
             break
         if cand[0] < cfg.min_outline_support:
             continue
-        size = math.sqrt(_area(cand[1]))
+        size = math.sqrt(float(_area(cand[1])))
         gaps = _corner_gaps(cand[1], kept_corners[: len(kept)])
         if (gaps > cfg.outline_distinct * size).all():
             kept_corners[len(kept)] = cand[1]
@@ -367,11 +362,7 @@ def _scored(
     perimeters = np.hypot(sides[..., 0], sides[..., 1]).sum(axis=1)
     supports = _supports(tris, inner, shape, 0.012 * perimeters)
     # The board region should fill the triangle (windows and tiles included).
-    a, b, c = tris[:, 0], tris[:, 1], tris[:, 2]
-    areas = 0.5 * np.abs(
-        (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (c[:, 0] - a[:, 0]) * (b[:, 1] - a[:, 1])
-    )
-    fills = np.minimum(1.0, area / (0.35 * np.maximum(areas, 1e-9)))
+    fills = np.minimum(1.0, area / (0.35 * np.maximum(_area(tris), 1e-9)))
     return [
         (float(support * fill), corners, inner, float(support), bool(w))
         for corners, w, support, fill in zip(tris, weak, supports, fills, strict=True)
@@ -446,9 +437,11 @@ def _refined(
     return Outline(canonical_order(corners / scale), support, cut_off)
 
 
-def _area(c: FloatArray) -> float:
-    return 0.5 * abs(
-        (c[1, 0] - c[0, 0]) * (c[2, 1] - c[0, 1]) - (c[2, 0] - c[0, 0]) * (c[1, 1] - c[0, 1])
+def _area(c: FloatArray) -> FloatArray:
+    """The area of triangles ``c`` (..., 3, 2): (...)."""
+    return 0.5 * np.abs(  # type: ignore[no-any-return]
+        (c[..., 1, 0] - c[..., 0, 0]) * (c[..., 2, 1] - c[..., 0, 1])
+        - (c[..., 2, 0] - c[..., 0, 0]) * (c[..., 1, 1] - c[..., 0, 1])
     )
 
 

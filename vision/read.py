@@ -48,7 +48,7 @@ from vision.colour import (
 )
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
-from vision.identify import TileGuess, identify
+from vision.identify import TileGuess, identify, read_numerals
 from vision.locate import Outline, outline_candidates
 from vision.model import CENTROIDS, GEOMETRY, Canvas, FloatArray, outer_corners
 from vision.numerals import NumeralReader, scores_to_costs
@@ -1210,6 +1210,8 @@ class BoardReader:
         canvas_bgr, readings, candidates = sampled.canvas_bgr, sampled.readings, sampled.candidates
         if not candidates:
             return tuple(readings)
+        if self._no_colour(sampled):
+            return self._colourless(sampled)
         weak, glares, sector_lin, disc_lin = (
             sampled.weak,
             sampled.glares,
@@ -1224,8 +1226,6 @@ class BoardReader:
             in_sure[:] = True
         sure = np.flatnonzero(in_sure).tolist()
         stats = disc_stats(disc_lin)
-        if self._no_colour(sampled):
-            return self._colourless(sampled)
         white = self._white_point(stats, in_sure, [sector_lin[k] for k in sure], black)
         # The light falls off across the board (a lamp's cone, vignetting): each tile is
         # judged against the white the smooth light field gives at its place.
@@ -1351,14 +1351,13 @@ class BoardReader:
         readings = list(sampled.readings)
         scores, contrast = sampled.numeral_scores
         costs = scores_to_costs(scores, contrast, self.numerals.params)
-        for k, i in enumerate(sampled.candidates):
-            best = int(np.argmin(costs[k])) + 1
-            # (as identify() reads it: a numeral whose values all cost alike reads none)
-            lead = f"a tile whose numeral looks like {best}; " if np.ptp(costs[k]) > 1e-9 else ""
-            # A numeral read clearly (its runner-up value costs colourless_numeral_margin
-            # more) says a tile is there: the cell keeps the value, though unknown.
-            second = float(np.sort(costs[k])[1]) - float(costs[k].min())
-            value = best if second >= self.config.colourless_numeral_margin else None
+        # A numeral read clearly (its runner-up value costs colourless_numeral_margin
+        # more) says a tile is there: the cell keeps the value, though unknown.
+        ordered = np.sort(costs, axis=1)
+        clear = ordered[:, 1] - ordered[:, 0] >= self.config.colourless_numeral_margin
+        for k, (i, seems) in enumerate(zip(sampled.candidates, read_numerals(costs), strict=True)):
+            lead = "" if seems is None else f"a tile whose numeral looks like {seems}; "
+            value = seems if clear[k] else None
             readings[i] = CellReading(i, UNKNOWN, value=value, note=lead + COLOURLESS)
         return tuple(readings)
 
