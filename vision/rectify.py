@@ -824,28 +824,38 @@ def match_offsets(
     """Best template offset of every cell: (indices, offsets in board units, scores).
 
     ``value``: the canvas (H, W) float32; ``valid``: (H, W) uint8, 0 outside the frame.
-    A cell is matched only when its whole search region lies on the canvas and in the
-    frame; its best score over both templates and the search window must reach
-    ``align_min_score``; the peak is refined to sub-pixel by a parabola on each axis.
+    A cell is matched when its search region lies on the canvas and its template, at
+    its nominal place, in the frame. Only the offsets whose template (its bounding
+    square) lies in the frame are tried, so the cells along the frame's edge of a board
+    it cuts off are matched too; a peak beside an offset not tried is not kept (the best
+    may lie past it). The best score over both templates and the search window must
+    reach ``align_min_score``; the peak is refined to sub-pixel by a parabola on each
+    axis.
     """
     r = int(math.ceil(search * canvas.ppu))
     win = _cell_windows(canvas, r, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius)
     half, side = win.half, win.side
     x0, y0 = win.x0, win.y0
-    holes = cv2.integral((valid == 0).astype(np.uint8))
-    xa, ya = np.clip(x0, 0, canvas.width), np.clip(y0, 0, canvas.height)
-    xb, yb = (
-        np.clip(x0 + side + 2 * half, 0, canvas.width),
-        np.clip(y0 + side + 2 * half, 0, canvas.height),
+    on_canvas = np.flatnonzero(win.inside)
+    if len(on_canvas) == 0:
+        return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
+    # the frame's holes under the template's square at each offset of each cell: (n, side, side)
+    holes = cv2.integral((valid == 0).astype(np.uint8)).astype(np.int64)
+    grid = np.arange(side)
+    size = 2 * half + 1
+    ys = (y0[on_canvas, None] + grid)[:, :, None]
+    xs = (x0[on_canvas, None] + grid)[:, None, :]
+    free = (
+        holes[ys + size, xs + size] - holes[ys, xs + size] - holes[ys + size, xs] + holes[ys, xs]
+        == 0
     )
-    in_frame = holes[yb, xb] - holes[ya, xb] - holes[yb, xa] + holes[ya, xa] == 0
-    cells = np.flatnonzero(win.inside & in_frame)
+    centred = free[:, side // 2, side // 2]
+    cells, free = on_canvas[centred], free[centred]
     if len(cells) == 0:
         return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
     bx0, by0, bx1, by1 = win.box
     sums = win.ncc.sums(value[by0:by1, bx0:bx1])  # (4, 3, h, w)
     stride = sums.shape[3]
-    grid = np.arange(side)
     window = (grid[:, None] * stride + grid[None, :]).ravel()  # (side^2,)
     corner = (y0[cells] - by0) * stride + (x0[cells] - bx0)  # (n,)
     # templates: tile and window of each cell's orientation, (n, 2)
@@ -856,6 +866,7 @@ def match_offsets(
         (corner[:, None] + window[None, :])[:, None, None, :],
     ]  # (n, 2, 3, side^2)
     flat = win.ncc.score(templates, picked)  # (n, 2, side^2)
+    flat = np.where(free.reshape(len(cells), 1, -1), flat, -2.0)
     scores = flat.reshape(len(cells), 2, side, side)
     peak = flat.argmax(axis=2)  # (n, 2), the first of equal maxima as cv2.minMaxLoc
     peak_score = np.take_along_axis(flat, peak[:, :, None], axis=2)[:, :, 0]
@@ -880,7 +891,13 @@ def match_offsets(
     centre = best[n_idx, ly, lx]
     px = lx + parabola(best[n_idx, ly, lxm], centre, best[n_idx, ly, lxp], inner_x)
     py = ly + parabola(best[n_idx, lym, lx], centre, best[n_idx, lyp, lx], inner_y)
-    keep = score >= cfg.align_min_score
+    beside_untried = (
+        ~free[n_idx, ly, lxm]
+        | ~free[n_idx, ly, lxp]
+        | ~free[n_idx, lym, lx]
+        | ~free[n_idx, lyp, lx]
+    )
+    keep = (score >= cfg.align_min_score) & ~beside_untried
     centres = canvas.to_canvas(CENTROIDS[cells])
     off = np.stack(
         [

@@ -64,17 +64,32 @@ def reference_offsets(
         x1, y1 = int(round(cx)) + half + r + 1, int(round(cy)) + half + r + 1
         if x0 < 0 or y0 < 0 or x1 > value.shape[1] or y1 > value.shape[0]:
             continue
-        if valid[y0:y1, x0:x1].min() == 0:
+        # the offsets whose template square lies in the frame
+        size = 2 * half + 1
+        side = 2 * r + 1
+        free = np.array(
+            [
+                [
+                    valid[y0 + dy : y0 + dy + size, x0 + dx : x0 + dx + size].min() > 0
+                    for dx in range(side)
+                ]
+                for dy in range(side)
+            ]
+        )
+        if not free[r, r]:
             continue
         region = value[y0:y1, x0:x1]
         best = (-1.0, 0.0, 0.0)
+        peak = (r, r)
         for img, mask in templates:
             res = cv2.matchTemplate(region, img, cv2.TM_CCOEFF_NORMED, mask=mask)
             res = np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0)
+            res[~free] = -2.0
             _, score, _, loc = cv2.minMaxLoc(res)
             if score > best[0]:
                 px, py = float(loc[0]), float(loc[1])
                 lx, ly = loc
+                peak = (ly, lx)
                 if 0 < lx < res.shape[1] - 1:
                     a, b, c = res[ly, lx - 1], res[ly, lx], res[ly, lx + 1]
                     den = a - 2 * b + c
@@ -85,6 +100,10 @@ def reference_offsets(
                     py += 0.5 * (a - c) / den if den < 0 else 0.0
                 best = (float(score), px, py)
         score, px, py = best
+        ly, lx = peak
+        near = [(ly, lx - 1), (ly, lx + 1), (ly - 1, lx), (ly + 1, lx)]
+        if not all(free[y, x] for y, x in near if 0 <= y < side and 0 <= x < side):
+            continue  # the best may lie past the offsets tried
         if score < cfg.align_min_score:
             continue
         found_idx.append(i)
@@ -157,6 +176,31 @@ def test_match_offsets_equal_masked_matching_per_cell(round_: int) -> None:
     np.testing.assert_array_equal(idx, ref_idx)
     np.testing.assert_allclose(score, ref_score, atol=1e-4)
     np.testing.assert_allclose(off, ref_off, atol=2e-3)
+
+
+@pytest.mark.parametrize("round_", [0, 2])
+def test_match_offsets_near_the_frame_edge(round_: int) -> None:
+    """A frame edge across the search regions of some cells, not across their templates:
+    those cells are matched still, where a frame that shows them whole puts them."""
+    cfg = config()
+    rnd = cfg.align_rounds[round_]
+    value, valid, canvas = still_canvas(rnd.ppu)
+    all_idx, all_off, _ = match_offsets(value, valid, canvas, rnd.search, cfg)
+    centres = canvas.to_canvas(CENTROIDS)
+    half = templates(True, rnd.ppu)[0][0].shape[0] // 2
+    r = int(math.ceil(rnd.search * canvas.ppu))
+    # the frame's top edge a little above the templates of the second row of cells
+    edge = int(round(centres[2, 1])) - half - max(1, r // 2)  # cell 2: the second row
+    cut = valid.copy()
+    cut[:edge] = 0
+    idx, off, _ = match_offsets(value, cut, canvas, rnd.search, cfg)
+    tops = np.round(centres[:, 1]).astype(int) - half
+    reaching = [i for i in idx if tops[i] - r < edge]  # its search region leaves the frame
+    assert reaching, "no matched cell's search region reaches past the edge"
+    for i in idx:
+        assert tops[i] >= edge  # each template at its place lies in the frame
+        j = int(np.flatnonzero(all_idx == i)[0])
+        np.testing.assert_allclose(off[idx == i][0], all_off[j], atol=1e-6)
 
 
 def test_match_offsets_outside_the_frame_finds_nothing() -> None:
