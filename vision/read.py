@@ -1020,7 +1020,11 @@ class BoardReader:
         if keep.sum() < cfg.disc_refit_min_tiles or not plausible(h, cfg):
             return None
         rms = float(np.sqrt(np.mean(errors**2)))
-        better = BoardFit.from_homography(h, rms, rms / px_per_unit(h), int(keep.sum()), new_lens)
+        # The lattice points stay what they were seen as: the next refit checks against
+        # them too.
+        better = BoardFit.from_homography(
+            h, rms, rms / px_per_unit(h), int(keep.sum()), new_lens, fit.lattice
+        )
         if fit.lattice is not None and len(fit.lattice[0]):
             # The discs may all lie in one part of the board; the lattice points away from
             # them check that the new fit does not bend the rest of the board off.

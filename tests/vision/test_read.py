@@ -471,6 +471,32 @@ def test_a_stored_fit_a_tenth_of_a_cell_off_is_refitted_on_hazy_discs(name: str)
     assert reads_the_same(reading, clean, name)
 
 
+def test_each_disc_refit_is_checked_against_the_lattice_points() -> None:
+    """Discs all along the base rows say little about the apex: a refit that follows
+    them and bends the apex away from the lattice points seen there is refused, at the
+    second refit as at the first (the refitted fit keeps the lattice points)."""
+    clean = reading_of("00")
+    assert clean.fit is not None
+    h = clean.fit.homography
+    lattice = (CENTROIDS.copy(), project(h, CENTROIDS))
+    fit = BoardFit.from_homography(h, 1.0, 0.01, 36, Lens.none((720, 1280)), lattice)
+    base_rows = np.arange(16, 36)  # rows 4 and 5
+    steady = {
+        "candidates": base_rows.tolist(),
+        "disc_contrast": np.ones(len(base_rows)),
+        "disc_offsets": np.tile([0.03, 0.0], (len(base_rows), 1)),  # a small slide
+    }
+    first = reader()._refit_on_discs(fit, steady)
+    assert first is not None and first.lattice is not None
+    np.testing.assert_array_equal(first.lattice[1], lattice[1])
+    # the discs now say the board is 8% taller about the base rows: the apex would move
+    # by a third of a cell, away from the lattice points seen there
+    y = CENTROIDS[base_rows, 1]
+    stretched = dict(steady, disc_offsets=np.stack([0 * y, 0.08 * (y - y.mean())], axis=1))
+    assert reader()._refit_on_discs(first, stretched) is None
+    assert reader()._refit_on_discs(fit, stretched) is None
+
+
 def test_the_light_field_follows_a_lamps_falloff() -> None:
     """The numerals' whites across the board give a smooth light field; a hand's pale
     "disc" among them does not bend it."""
