@@ -1120,6 +1120,20 @@ class BoardReader:
         sec_levels = darkness(sec_meds.reshape(-1, 3), packed.sector_centres).reshape(-1, 3)
         sec_rows, sec_cols = (c.reshape(-1, 3) for c in packed.sector_centres)
 
+        # A dark tile (all purple, say) at a low resolution: its disc's light halo and
+        # numeral look like a window's light triangle, and its own dark colour like the
+        # plastic of most of its frame. The numeral, which no window shows, tells it.
+        unsure = np.flatnonzero(
+            seen
+            & windows
+            & ~plain_windows
+            & (fills > cfg.occupancy_max_empty_fill)
+            & (fills < cfg.window_max_fill)
+        )
+        numeral_seen = np.zeros(len(cell_zones), dtype=bool)
+        if len(unsure):
+            corr, _, _ = self.numerals.scores(canvas_bgr, unsure.tolist(), ppu, cfg)
+            numeral_seen[unsure] = corr.max(axis=1) >= cfg.window_numeral_corr
         states: list[str] = []
         notes: list[str] = []
         sector_lin: list[FloatArray] = []
@@ -1136,7 +1150,11 @@ class BoardReader:
             # A window seen through a frame that is not plastic is a dark tile's light
             # centre (its numeral) instead, unless its shape is unmistakable: then the
             # frame is plastic under glare or haze (no tile shows a window's shape).
-            if windows[i] and (fills[i] < cfg.window_max_fill or plain_windows[i]):
+            if (
+                windows[i]
+                and (fills[i] < cfg.window_max_fill or plain_windows[i])
+                and not numeral_seen[i]
+            ):
                 states.append(EMPTY)
                 notes.append("")
                 continue

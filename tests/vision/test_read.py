@@ -48,6 +48,7 @@ from vision.rectify import (
     plausible,
     px_per_unit,
 )
+from vision.render.compose import render, sample_still
 
 ROOT = Path(__file__).resolve().parents[2]
 STILLS = ROOT / "sample_images" / "stills"
@@ -291,6 +292,32 @@ def test_a_plainly_seen_window_is_empty_whatever_its_frame() -> None:
     assert all(cells[i].state == "empty" for i in plain)
     # the veil does lift the frames: some windows are seen but not plainly (unknown)
     assert sum(c.state == "empty" for c in cells) < sum(c.state == "empty" for c in clean.cells)
+
+
+@pytest.mark.parametrize("seed", [73000219002, 73000219014])
+def test_an_all_purple_tile_in_a_small_photo_is_not_read_as_a_window(seed: int) -> None:
+    """At 640x480 an all-purple tile's light halo and numeral look like the light
+    window of an empty cell, and its dark purple like the plastic of most of its frame;
+    its numeral, which no window shows, keeps it a tile. No empty cell reads a tile."""
+    shot = render(sample_still(seed, (640, 480)))
+    truth = shot.truth.board_state
+    reading = reader().read(shot.frame_bgr)
+    assert reading.found
+    placed = reading.board().placements
+    turn = max(range(3), key=lambda k: sum(p == turned(truth, k)[p.index] for p in placed))
+    truth = turned(truth, turn)
+    hidden = set(shot.truth.covered) | set(shot.truth.outside)
+    for _ in range(turn):
+        hidden = {GEO.rotation[i] for i in hidden}
+    purple = [p.index for p in truth.placements if str(p.tile) == "PPP6"]
+    assert purple
+    for cell in reading.cells:
+        if cell.index in hidden:
+            continue
+        if cell.index in purple:
+            assert cell.state != "empty"
+        elif truth[cell.index] is None:
+            assert cell.state != "tile", cell
 
 
 def test_a_window_seen_clearly_through_a_glared_frame_is_empty() -> None:
