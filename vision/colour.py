@@ -62,6 +62,26 @@ def white_balanced(frame_bgr: NDArray[np.uint8], quantile: float) -> NDArray[np.
     return np.clip(frame_bgr * gains, 0, 255).astype(np.uint8)  # type: ignore[no-any-return]
 
 
+def dark_balanced(frame_bgr: NDArray[np.uint8], quantile: float) -> NDArray[np.uint8]:
+    """The frame (H, W, 3) uint8 with each channel scaled so that its darkest things
+    (value at or below the ``quantile`` percentile) come out colourless, uint8.
+
+    The board's plastic is black: it takes the colour of the light that falls on it, as
+    a shadow does. With nothing white in view (an empty board on a cloth under a warm
+    lamp) the brightest things are the table, whose colour is its own; the darkest are
+    mostly the plastic and the shadows, whose colour is the light's.
+
+    >>> tinted = np.array([[[10, 20, 40], [100, 180, 200]]], np.uint8)
+    >>> dark_balanced(tinted, 50.0)[0, 0].tolist()
+    [40, 40, 40]
+    """
+    value = frame_bgr.max(axis=2)
+    dark = value <= np.percentile(value, quantile)
+    light = np.median(frame_bgr[dark].astype(np.float64), axis=0)
+    gains = light.max() / np.maximum(light, 1.0)
+    return np.clip(frame_bgr * gains, 0, 255).astype(np.uint8)  # type: ignore[no-any-return]
+
+
 def srgb_to_linear(srgb: FloatArray) -> FloatArray:
     """sRGB in [0, 1] -> linear light, any shape (..., 3)."""
     s = np.clip(np.asarray(srgb, dtype=np.float64), 0.0, 1.0)

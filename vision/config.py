@@ -64,6 +64,7 @@ class ReaderConfig:
 
     locate_long_side_px: int
     locate_white_quantile: float  # brightest share of a photo taken as lit white
+    locate_dark_quantile: float  # darkest share of a photo taken as the lit black plastic
     band_width: float
     dark_relative_value: float
     dark_relative_chroma: float

@@ -39,6 +39,7 @@ from vision.colour import (
     TILE_COLOURS,
     bgr_to_linear_rgb,
     colour_distance,
+    dark_balanced,
     linear_rgb_to_lab,
     nominal_linear,
     normalise,
@@ -873,6 +874,14 @@ class BoardReader:
                 return again
             if len(refused) == before:
                 break
+        # Nothing white in view to tell the light's colour (an empty board on a cloth
+        # under a warm lamp): the darkest things, the plastic and shadows, tell it. This
+        # last search has had the most chances to fit a lattice by accident: its fit
+        # must be held by the points a fit needs to be trusted on them alone.
+        dark = dark_balanced(frame_bgr, self.config.locate_dark_quantile)
+        last = self._read_located(frame_bgr, dark)
+        if last.found and last.fit is not None and last.fit.points >= self.config.trust_min_points:
+            return last
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")

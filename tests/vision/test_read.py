@@ -600,6 +600,24 @@ def test_a_cell_whose_frame_the_image_edge_just_clips_is_read() -> None:
     assert deeper.cells[cell].state == "unknown"
 
 
+def test_an_empty_board_on_a_cloth_under_a_warm_lamp_is_found() -> None:
+    """Nothing white in view: the brightest things are the navy cloth, which a balance
+    to the brightest leaves blue and the plastic brown. The darkest things (the plastic,
+    the shadows) give the lamp's colour; the board is found, and its cells read empty."""
+    spec = sample_still(81023, (1280, 720), tiles=0, table="cloth", light="tungsten", hands=0)
+    shot = render(spec)
+    reading = reader().read(shot.frame_bgr)
+    assert reading.found, reading.reason
+    assert reading.corners is not None
+    truth = np.array(shot.truth.corners)
+    side = float(np.linalg.norm(truth[0] - truth[1])) / 6
+    gap = min(np.abs(np.roll(truth, -k, axis=0) - reading.corners).max() for k in range(3))
+    assert gap < 0.25 * side
+    states = [c.state for c in reading.cells]
+    assert "tile" not in states
+    assert states.count("empty") >= 30
+
+
 def test_no_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rng = np.random.default_rng(1)
     blank = np.full((480, 640, 3), 180, np.uint8)
