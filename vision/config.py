@@ -104,6 +104,7 @@ class ReaderConfig:
     max_lens_k: float
     read_ppu_min: int
     read_ppu_max: int
+    read_max_side_px: int  # larger photos (a phone's 12 MP) are read at this long side
     read_ppu_step: int
     ridge_half_width: float
     window_side: float

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -853,6 +853,21 @@ class BoardReader:
         frame_bgr = check_frame(frame_bgr)
         if fit is not None:  # a stored fit (the tracker's) is not second-guessed
             return self._read_fitted(frame_bgr, fit, None)
+        h, w = frame_bgr.shape[:2]
+        side = self.config.read_max_side_px
+        if max(h, w) > side:
+            # A phone's 12 MP photo shows a cell by hundreds of pixels where the reader
+            # samples it by at most read_ppu_max: it is read smaller, several times
+            # faster, and its fit given in the photo's own pixels.
+            s = side / max(h, w)
+            small = cv2.resize(
+                frame_bgr, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA
+            )
+            reading = self.read(small)
+            if reading.fit is None:
+                return reading
+            fx, fy = w / small.shape[1], h / small.shape[0]
+            return replace(reading, fit=reading.fit.scaled(fx, fy))
         refused: list[BoardFit] = []
         first = self._read_located(frame_bgr, frame_bgr, refused)
         if first.found:

@@ -144,6 +144,36 @@ class BoardFit:
             lattice,
         )
 
+    def scaled(self, fx: float, fy: float | None = None) -> BoardFit:
+        """The same fit on the frame resized by ``fx`` across and ``fy`` (``fx`` when
+        None) down, as ``cv2.resize`` maps pixel centres (``x`` becomes
+        ``fx * (x + 0.5) - 0.5``). A lens keeps its bending; its norm takes the mean.
+
+        >>> fit = BoardFit.from_homography(np.diag([50.0, 50.0, 1.0]), 2.0, 0.04, 30)
+        >>> big = fit.scaled(2.0)
+        >>> bool(np.allclose(big.corners, 2 * fit.corners + 0.5)), big.residual_px, big.points
+        (True, 4.0, 30)
+        """
+        fy = fx if fy is None else fy
+        sx, sy = 0.5 * (fx - 1.0), 0.5 * (fy - 1.0)
+        resize = np.array([[fx, 0.0, sx], [0.0, fy, sy], [0.0, 0.0, 1.0]])
+        lens = None
+        if self.lens is not None:
+            cx, cy = self.lens.centre
+            lens = Lens(self.lens.k, (fx * cx + sx, fy * cy + sy), self.lens.norm * (fx + fy) / 2)
+        lattice = None
+        if self.lattice is not None:
+            board, image = self.lattice
+            lattice = (board, project(resize, image))
+        return BoardFit.from_homography(
+            resize @ self.homography,
+            self.residual_px * (fx + fy) / 2,
+            self.residual_units,
+            self.points,
+            lens,
+            lattice,
+        )
+
     def to_image(self, board_pts: FloatArray) -> FloatArray:
         """Board points (N, 2) -> frame pixels (N, 2), lens included."""
         pts = project(self.homography, board_pts)

@@ -545,6 +545,34 @@ def test_the_light_field_follows_a_lamps_falloff() -> None:
     assert np.allclose(light[keep], expect[keep], rtol=0.06), (light, expect)
 
 
+def test_a_phones_big_photo_reads_as_its_smaller_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A photo three times as large (a phone's) is read at the reader's size: the same
+    cells, and the corners and the fit in the big photo's own pixels."""
+    frame = load_image(str(STILLS / "00.jpg"))
+    h, w = frame.shape[:2]
+    big = cv2.resize(frame, (3 * w, 3 * h), interpolation=cv2.INTER_CUBIC)
+    clean = reading_of("00")
+    searched: list[tuple[int, ...]] = []
+    located = BoardReader._read_located
+
+    def spy(self: BoardReader, frame_bgr: np.ndarray, *args: Any) -> BoardReading:
+        searched.append(frame_bgr.shape)
+        return located(self, frame_bgr, *args)
+
+    monkeypatch.setattr(BoardReader, "_read_located", spy)
+    large = BoardReader().read(big)
+    assert searched and all(max(shape[:2]) == max(h, w) for shape in searched)
+    assert large.found and large.fit is not None and clean.fit is not None
+    assert [(c.state, c.placement) for c in large.cells] == [
+        (c.state, c.placement) for c in clean.cells
+    ]
+    np.testing.assert_allclose(large.fit.corners, 3 * clean.fit.corners + 1.0, atol=3.0)
+    # the fit maps the board onto the big photo: a cell's centre there is three times as far
+    np.testing.assert_allclose(
+        large.fit.to_image(CENTROIDS), 3 * clean.fit.to_image(CENTROIDS) + 1.0, atol=3.0
+    )
+
+
 def test_upside_down_photo_reads_the_same_board() -> None:
     frame = load_image(str(STILLS / "00.jpg"))
     flipped = cv2.rotate(frame, cv2.ROTATE_180)
