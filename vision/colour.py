@@ -56,8 +56,13 @@ def white_balanced(frame_bgr: NDArray[np.uint8], quantile: float) -> NDArray[np.
     is the light's.
     """
     value = frame_bgr.max(axis=2)
-    bright = value >= np.percentile(value, quantile)
-    light = np.median(frame_bgr[bright].astype(np.float64), axis=0)
+    return _neutral_at(frame_bgr, value >= np.percentile(value, quantile))
+
+
+def _neutral_at(frame_bgr: NDArray[np.uint8], where: NDArray[np.bool_]) -> NDArray[np.uint8]:
+    """The frame with each channel scaled so that the median colour of its pixels
+    ``where`` (H, W) is colourless (the strongest channel kept), uint8."""
+    light = np.median(frame_bgr[where].astype(np.float64), axis=0)
     gains = light.max() / np.maximum(light, 1.0)
     return np.clip(frame_bgr * gains, 0, 255).astype(np.uint8)  # type: ignore[no-any-return]
 
@@ -76,10 +81,7 @@ def dark_balanced(frame_bgr: NDArray[np.uint8], quantile: float) -> NDArray[np.u
     [40, 40, 40]
     """
     value = frame_bgr.max(axis=2)
-    dark = value <= np.percentile(value, quantile)
-    light = np.median(frame_bgr[dark].astype(np.float64), axis=0)
-    gains = light.max() / np.maximum(light, 1.0)
-    return np.clip(frame_bgr * gains, 0, 255).astype(np.uint8)  # type: ignore[no-any-return]
+    return _neutral_at(frame_bgr, value <= np.percentile(value, quantile))
 
 
 def srgb_to_linear(srgb: FloatArray) -> FloatArray:
