@@ -239,6 +239,25 @@ def test_generate_writes_images_and_truth(tmp_path: Path) -> None:
         assert cv2.imread(str(j)).shape == (180, 320, 3)
 
 
+def test_generate_forces_the_conditions_asked_for(tmp_path: Path) -> None:
+    args = ["--stills", "3", "--size", "320x180", "--seed", "6", "--table", "cloth"]
+    args += ["--light", "tungsten", "--tiles", "0", "--hands", "0", "--no-cut"]
+    assert _run([str(tmp_path), *args]) == 0
+    for path in sorted((tmp_path / "stills").glob("*.jpg")):
+        truth = load_truth(path)
+        cond = truth.conditions
+        assert (cond["table"], cond["light"], cond["hands"]) == ("cloth", "tungsten", 0)
+        assert cond["cut_off"] is None and truth.board_state.placements == ()
+    assert _run([str(tmp_path / "cut"), "--stills", "2", "--size", "320x180", "--cut"]) == 0
+    for path in sorted((tmp_path / "cut" / "stills").glob("*.jpg")):
+        assert load_truth(path).conditions["cut_off"] is not None
+
+
+def test_generate_refuses_a_tile_count_past_the_set(tmp_path: Path) -> None:
+    assert _run([str(tmp_path), "--stills", "1", "--tiles", "37"]) == 2
+    assert not (tmp_path / "stills").exists()
+
+
 def test_generate_refuses_sample_images(tmp_path: Path) -> None:
     assert _run([str(SAMPLES / "stills"), "--stills", "1"]) == 2
 

@@ -2,6 +2,11 @@
 
     spectrangle generate OUT_DIR [--stills N] [--games M] [--seed S] [--size 1280x720]
                                  [--game-size 960x540] [--harsh] [--sample]
+                                 [--table KIND] [--light NAME] [--tiles N] [--hands N]
+                                 [--cut | --no-cut]
+
+The last five force a condition of every still (an empty board on a cloth under a
+tungsten lamp: ``--tiles 0 --table cloth --light tungsten``); each is random otherwise.
 
 Layout: ``OUT_DIR/stills/NNNNNN.jpg`` + ``.json``; ``OUT_DIR/games/game_MMM/`` with frames,
 truth, ``record.json`` and ``events.json``. ``--sample`` writes the bundled sample set
@@ -23,7 +28,9 @@ from tqdm import tqdm
 
 from vision.render.compose import render, sample_still
 from vision.render.film import count_frames, write_game
+from vision.render.photometric import LIGHTS
 from vision.render.sequence import find_game
+from vision.render.table import TABLE_KINDS
 from vision.render.truth import save_truth
 
 log = logging.getLogger(__name__)
@@ -69,6 +76,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game-size", type=_size, default=(960, 540), help="game frame size")
     parser.add_argument("--harsh", action="store_true", help="wider, harder conditions")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    force = parser.add_argument_group(
+        "forced conditions of the stills (each random when not given)"
+    )
+    force.add_argument("--table", choices=TABLE_KINDS, help="the table's kind")
+    force.add_argument("--light", choices=sorted(LIGHTS), help="the light's kind")
+    force.add_argument("--tiles", type=int, help="tiles on the board (0-36)")
+    force.add_argument("--hands", type=int, choices=(0, 1, 2), help="hands over the board")
+    force.add_argument(
+        "--cut",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the board cut off by the frame (--no-cut: never)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads")
     parser.add_argument(
         "--sample",
@@ -159,6 +179,14 @@ def run(args: argparse.Namespace) -> int:
     if args.stills < 0 or args.games < 0:
         print("error: --stills and --games must be >= 0")
         return 2
+    if args.tiles is not None and not 0 <= args.tiles <= 36:
+        print(f"error: --tiles must be 0-36, not {args.tiles}")
+        return 2
+    force = {
+        key: getattr(args, key)
+        for key in ("table", "light", "tiles", "hands", "cut")
+        if getattr(args, key) is not None
+    }
     players = ("Ann", "Bob", "Cid", "Dee")[: args.players]
     games = []
     for k in range(args.games):
@@ -176,7 +204,9 @@ def run(args: argparse.Namespace) -> int:
             stills = out / "stills"
             stills.mkdir(parents=True, exist_ok=True)
             for i in range(args.stills):
-                write_still(stills, f"{i:06d}", args.seed * 1_000_003 + i, args.size, args.harsh)
+                write_still(
+                    stills, f"{i:06d}", args.seed * 1_000_003 + i, args.size, args.harsh, **force
+                )
                 bar.update(1)
         for k, g in enumerate(games):
             write_game(
