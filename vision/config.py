@@ -170,6 +170,8 @@ class ReaderConfig:
     black_level: int  # a pixel no brighter than this in any channel is black
     black_share: float  # a photo this much black shows (almost) nothing
     joker_min_lightness: float  # the joker's sectors' mean L*, the numerals' white = 100
+    joker_unread_max_navy: float  # a joker whose numeral does not read: its disc this navy
+    joker_unread_min_lightness: float  # ... and its sectors this white
     edge_reject_distance: float
     vouched_min_margin: float
     forced_gap: float

@@ -454,13 +454,16 @@ def tile_doubt(
     cfg: ReaderConfig,
     *,
     lightness: float,
+    unread_joker: bool = False,
 ) -> str | None:
     """Why a tile candidate's reading is not to be trusted, or None when it is.
 
     ``contrast`` and ``navy`` are its disc's (:meth:`BoardReader._discs`); ``weak`` a frame
     partly dark (a tile in shadow, or a hand's edge); ``glared`` light reflected off it
     above the glare limit; ``lightness`` its sectors' mean L* against the white of the
-    numerals there (100: as white). An empty string: unknown, keeping the note "covered
+    numerals there (100: as white); ``unread_joker`` whether a joker whose numeral does not
+    read may be told by its disc and whiteness alone (for the guess that is read, not
+    for another judged beside it). An empty string: unknown, keeping the note "covered
     or unclear".
     """
     # What glare leaves of the colours (the plastic's reflection taken away; the tile may
@@ -486,8 +489,18 @@ def tile_doubt(
     if weak and (contrast < cfg.weak_tile_min_contrast or guess.numeral != guess.tile.value):
         return ""
     if guess.tile.is_joker and guess.numeral != guess.tile.value:
-        # All white and no readable 1: a white table through a window, or glare.
-        return "white without the joker's numeral (the table? glare?)"
+        # All white and no readable 1: a white table through a window, or glare. But a
+        # numeral too blurred or small to read (a 640x480 photo) says no other value:
+        # sectors as white as the numerals' white around a disc as navy as a tile's are
+        # the joker's; neither the table nor glare shows that disc.
+        told = (
+            unread_joker
+            and guess.numeral is None
+            and navy <= cfg.joker_unread_max_navy
+            and lightness >= cfg.joker_unread_min_lightness
+        )
+        if not told:
+            return "white without the joker's numeral (the table? glare?)"
     if guess.tile.is_joker and (navy > cfg.disc_max_navy or lightness < cfg.joker_min_lightness):
         # White has no hue to check, so the rest must be the joker's: its sectors are the
         # numerals' white, around the same navy disc as every tile's. A palm or a pale
@@ -1329,12 +1342,22 @@ class BoardReader:
             contrast, navy = structure_ok[k]
             glared = glares[k] > cfg.glare_limit * float(white.max())
             lightness = float(labs[k, :, 0].mean())
-            doubt = tile_doubt(guess, contrast, navy, weak[k], glared, cfg, lightness=lightness)
+            doubt = tile_doubt(
+                guess, contrast, navy, weak[k], glared, cfg, lightness=lightness, unread_joker=True
+            )
             if doubt is None and seen_palette is not None and not vouched(guess, cfg):
                 # The photo's own palette names only tiles its numeral vouches for that
                 # the printed palette would not name.
+                first = first_guesses[k]
                 doubt = tile_doubt(
-                    first_guesses[k], contrast, navy, weak[k], glared, cfg, lightness=lightness
+                    first,
+                    contrast,
+                    navy,
+                    weak[k],
+                    glared,
+                    cfg,
+                    lightness=lightness,
+                    unread_joker=first.tile == guess.tile,
                 )
             if doubt is not None:
                 if sampled.clear_windows[i] and navy > cfg.disc_max_navy:

@@ -145,6 +145,40 @@ def test_the_joker_needs_its_white_and_its_navy_disc(
         assert note is not None and note.startswith(expected), note
 
 
+# (case, numeral read, navy distance, sectors' mean lightness, may an unread joker be
+# told, expected start of the note)
+UNREAD_JOKER_CASES = [
+    (
+        "a joker whose 1 does not read, its disc navy, as white as the numerals",
+        None,
+        10.0,
+        110.0,
+        True,
+        None,
+    ),
+    ("the same judged for another tile's reading", None, 10.0, 110.0, False, "white"),
+    ("a white table through a window: no navy disc", None, 45.0, 112.0, True, "white"),
+    ("a pale hand: no navy disc, greyer than white", None, 16.0, 88.0, True, "white"),
+    ("a numeral read as another value", 4, 10.0, 110.0, True, "white"),
+]
+
+
+@pytest.mark.parametrize(
+    ("numeral", "navy", "lightness", "unread", "expected"),
+    [c[1:] for c in UNREAD_JOKER_CASES],
+    ids=[c[0] for c in UNREAD_JOKER_CASES],
+)
+def test_a_joker_whose_numeral_does_not_read_is_told_by_its_disc_and_white(
+    numeral: int | None, navy: float, lightness: float, unread: bool, expected: str | None
+) -> None:
+    g = guess("WWW1", cost=8.0, numeral=numeral, worst=10.0)
+    note = tile_doubt(g, 0.7, navy, False, False, CFG, lightness=lightness, unread_joker=unread)
+    if expected is None:
+        assert note is None
+    else:
+        assert note is not None and note.startswith(expected), note
+
+
 NAN = float("nan")
 # (case, band levels as fitted, band levels moved a cell (0 plastic, 1 bright, NaN out of
 # the frame), the cells' match moved minus as fitted, whether the move is taken)
