@@ -867,8 +867,6 @@ def match_offsets(
     half, side = win.half, win.side
     x0, y0 = win.x0, win.y0
     on_canvas = np.flatnonzero(win.inside)
-    if len(on_canvas) == 0:
-        return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
     # the frame's holes under the template's square at each offset of each cell: (n, side, side)
     holes = cv2.integral((valid == 0).astype(np.uint8)).astype(np.int64)
     grid = np.arange(side)
