@@ -162,6 +162,7 @@ class ReaderConfig:
     ridge_seen_min_edges: int  # ... on at least so many edges between two tiles
     ridge_hidden_min: float  # an edge whose ridge is this bright against its sector: hidden
     disc_max_navy: float  # a navy disc: no further from navy (a window shows the table)
+    veil_min: float  # light reflected off a tile over its disc's navy, of the white, taken away
     colourless_max_spread: float  # tile candidates' colour spread in a photo with none
     colourless_min_tiles: int  # candidates that tell alone (else the board must agree)
     colourless_numeral_margin: float  # a numeral this clear says a tile is there

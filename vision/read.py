@@ -335,6 +335,21 @@ class _Sampled:
 
 
 @dataclass(frozen=True)
+class _Judged:
+    """The tile candidates named and their discs judged (:meth:`BoardReader._judge`)."""
+
+    sectors: FloatArray  # (K, 3, 3) normalised linear RGB
+    labs: FloatArray  # (K, 3, 3) the same, Lab
+    guesses: list[TileGuess]
+    first: list[TileGuess]  # against the printed palette alone
+    seen_palette: dict[Colour, FloatArray] | None
+    contrasts: FloatArray  # (K,)
+    navy: FloatArray  # (K, S)
+    fit_share: int
+    plain: list[int]  # the tiles plain from their colours or numeral
+
+
+@dataclass(frozen=True)
 class DiscStats:
     """Order statistics of the candidates' disc pixels, all discs at once.
 
@@ -1293,42 +1308,34 @@ class BoardReader:
         gains, chroma = self._palette_gains(
             [sector_lin[k] for k in sure], black, [whites[k] for k in sure]
         )
-        sectors = normalise(np.stack(sector_lin), black, whites[:, None, :]) * gains  # (K, 3, 3)
-        labs = _scaled_chroma(linear_rgb_to_lab(sectors), chroma)
-        sector_costs = self._sector_costs(labs, self.prototypes)
         numeral_costs = scores_to_costs(num_scores, num_contrast, self.numerals.params)
-        guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
-        first_guesses = guesses
-        seen_palette = self._seen_palette(labs, guesses)
-        if seen_palette is not None:
-            # Each sector against the nearer of the two palettes: the light may differ
-            # across the board (a lamp's glare on part of it), and tiles read well as
-            # printed stay so.
-            seen_costs = self._sector_costs(labs, seen_palette)
-            guesses = identify(
-                np.minimum(sector_costs, seen_costs), numeral_costs, cfg.numeral_weight
+
+        def judge(veils: FloatArray) -> _Judged:
+            return self._judge(
+                np.stack(sector_lin) - veils[:, None, :],
+                replace(stats, dark=stats.dark - veils),
+                black,
+                whites,
+                gains,
+                chroma,
+                numeral_costs,
             )
-        disc_contrasts, disc_navy = self._discs(
-            stats, black, whites, gains, chroma, sectors.mean(axis=1)
-        )
-        # How much blur mixes the numeral's white into the navy is one property of the
-        # photo: the share that fits best the discs of the tiles plain from their colours
-        # or their numeral (not a hand's "disc"). A little is no blur (the disc's halo),
-        # and a few tiles do not tell: pure navy is asked for then.
-        plain = [
-            k
-            for k, g in enumerate(guesses)
-            if not g.tile.is_joker and (g.numeral == g.tile.value or g.cost <= cfg.plain_max_cost)
-        ]
-        fit_share = 0
-        if len(plain) >= cfg.disc_blur_min_tiles:
-            mixes = disc_navy[plain]  # (K', shares)
-            fit_share = int(np.argmin(np.median(mixes, axis=0)))
-            if (
-                self.navy_shares[fit_share] < cfg.disc_blur_min_white
-                and self.colour_shares[fit_share] < cfg.disc_blur_min_white
-            ):
-                fit_share = 0
+
+        judged = judge(np.zeros_like(whites))
+        veils = self._veils(judged, stats, black, whites, gains)
+        if (veils > 0).any():
+            # Light reflected off a tile (a lamp's glare on its gloss) is added to all it
+            # shows: its navy disc as much as its colours. Taken away as the disc tells,
+            # where the tile's numeral then vouches for the tile so read: a hand's
+            # "disc" tells no veil, and under it no numeral reads.
+            veiled = judge(veils)
+            taken = np.array([vouched(g, cfg) for g in veiled.guesses]) & (veils > 0).any(axis=1)
+            if taken.any():
+                veils[~taken] = 0.0
+                judged = judge(veils)
+        labs = judged.labs
+        guesses, first_guesses, seen_palette = judged.guesses, judged.first, judged.seen_palette
+        disc_contrasts, disc_navy, fit_share = judged.contrasts, judged.navy, judged.fit_share
         structure_ok = [
             (float(c), float(m))
             for c, m in zip(disc_contrasts, disc_navy[:, fit_share], strict=True)
@@ -1338,6 +1345,7 @@ class BoardReader:
             details["costs"] = [g.cost for g in guesses]
             details["worst"] = [g.worst_edge for g in guesses]
             details["disc"] = structure_ok
+            details["veils"] = (veils * gains / (whites - black)).mean(axis=1)
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
             contrast, navy = structure_ok[k]
             glared = glares[k] > cfg.glare_limit * float(white.max())
@@ -1399,6 +1407,103 @@ class BoardReader:
                     plastic[k] = level < cfg.dark_distance
             details["band_plastic"] = plastic
         return tuple(beside_covered(readings, cfg))
+
+    def _judge(
+        self,
+        sector_lin: FloatArray,
+        stats: DiscStats,
+        black: FloatArray,
+        whites: FloatArray,
+        gains: FloatArray,
+        chroma: float,
+        numeral_costs: FloatArray,
+    ) -> _Judged:
+        """The candidates' tiles named from their sectors ``sector_lin`` (K, 3, 3) linear
+        RGB and numerals' costs, under the light ``whites`` (K, 3) and tint; and their
+        discs judged, with the share of blur that fits the plain tiles' discs."""
+        cfg = self.config
+        sectors = normalise(sector_lin, black, whites[:, None, :]) * gains  # (K, 3, 3)
+        labs = _scaled_chroma(linear_rgb_to_lab(sectors), chroma)
+        sector_costs = self._sector_costs(labs, self.prototypes)
+        guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
+        first_guesses = guesses
+        seen_palette = self._seen_palette(labs, guesses)
+        if seen_palette is not None:
+            # Each sector against the nearer of the two palettes: the light may differ
+            # across the board (a lamp's glare on part of it), and tiles read well as
+            # printed stay so.
+            seen_costs = self._sector_costs(labs, seen_palette)
+            guesses = identify(
+                np.minimum(sector_costs, seen_costs), numeral_costs, cfg.numeral_weight
+            )
+        disc_contrasts, disc_navy = self._discs(
+            stats, black, whites, gains, chroma, sectors.mean(axis=1)
+        )
+        # How much blur mixes the numeral's white into the navy is one property of the
+        # photo: the share that fits best the discs of the tiles plain from their colours
+        # or their numeral (not a hand's "disc"). A little is no blur (the disc's halo),
+        # and a few tiles do not tell: pure navy is asked for then.
+        plain = [
+            k
+            for k, g in enumerate(guesses)
+            if not g.tile.is_joker and (g.numeral == g.tile.value or g.cost <= cfg.plain_max_cost)
+        ]
+        fit_share = 0
+        if len(plain) >= cfg.disc_blur_min_tiles:
+            mixes = disc_navy[plain]  # (K', shares)
+            fit_share = int(np.argmin(np.median(mixes, axis=0)))
+            if (
+                self.navy_shares[fit_share] < cfg.disc_blur_min_white
+                and self.colour_shares[fit_share] < cfg.disc_blur_min_white
+            ):
+                fit_share = 0
+        return _Judged(
+            sectors,
+            labs,
+            guesses,
+            first_guesses,
+            seen_palette,
+            disc_contrasts,
+            disc_navy,
+            fit_share,
+            plain,
+        )
+
+    def _veils(
+        self,
+        judged: _Judged,
+        stats: DiscStats,
+        black: FloatArray,
+        whites: FloatArray,
+        gains: FloatArray,
+    ) -> FloatArray:
+        """(K, 3) linear RGB: the light each candidate reflects over what it shows (glare
+        on its gloss), 0 where none is told.
+
+        Its disc is navy, mixed with as much of the numeral's white and of the sectors'
+        colours as blur mixes in the plain tiles (``judged.fit_share``). What the disc's
+        dark part shows above that in its weakest channel (reflected light has the
+        light's colour, white once normalised), beyond what the plain tiles' discs show,
+        and up to the weakest channel of its darkest sector, is the veil. Under
+        ``veil_min`` of the white, none is told.
+        """
+        cfg = self.config
+        share = judged.fit_share
+        ws, cs = float(self.navy_shares[share]), float(self.colour_shares[share])
+        around = judged.sectors.mean(axis=1)  # (K, 3)
+        expected = (1.0 - ws - cs) * self.navy_linear + ws + cs * around  # (K, 3)
+        seen = normalise(stats.dark, black, whites) * gains
+        excess = (seen - expected).min(axis=1)  # (K,) of the white
+        # Against the navy the plain tiles' discs show in this photo (a camera's tone
+        # curve, the disc's own gloss), as glare lies on part of the board only.
+        if len(judged.plain) >= cfg.disc_blur_min_tiles:
+            excess = excess - float(np.median(excess[judged.plain]))
+        veil = np.maximum(excess, 0.0)
+        # Nor more than the tile's darkest sector shows in its weakest channel: the veil is
+        # over all of it. (A window's "disc" shows the table, around a black frame.)
+        veil = np.minimum(veil, judged.sectors.min(axis=(1, 2)))
+        veil[(veil < cfg.veil_min) | (stats.counts < 6)] = 0.0
+        return veil[:, None] * (whites - black) / gains
 
     def _no_colour(self, sampled: _Sampled) -> bool:
         """Whether the photo has no colour at all: the tile candidates' sectors as seen

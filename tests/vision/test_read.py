@@ -1092,3 +1092,35 @@ def test_a_large_board_cut_off_at_two_corners_is_fitted() -> None:
     assert corner_error_cells(truth, reading) < 0.25
     placed, right = tiles_read_right(truth, reading)
     assert placed >= 20 and right == placed
+
+
+def glossed(frame: np.ndarray, polygons: list[np.ndarray], veil: float) -> np.ndarray:
+    """Light reflected off the gloss of some tiles only: ``veil`` of white added, in
+    linear light, within each polygon (image pixels (3, 2)), and not on the plastic."""
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    for poly in polygons:
+        cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 255)
+    added = veil * cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 1.0)
+    linear = srgb_to_linear(frame / 255.0) + added[:, :, None]
+    return np.clip(linear_to_srgb(np.clip(linear, 0, 1)) * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_a_veil_of_glare_on_tiles_alone_is_taken_away_as_their_discs_tell() -> None:
+    """A lamp reflected off the gloss of some tiles, not off the matte plastic around
+    them, lightens their navy discs as much as their colours: the reader takes that veil
+    away, and the tiles whose numerals then vouch for them are read as before the glare.
+    Without it (``veil_min`` past any veil), the washed-out colours read fewer of them."""
+    name = "00"
+    clean = reading_of(name)
+    assert clean.fit is not None
+    tiles = [c.index for c in clean.cells if c.state == "tile"][:8]
+    polygons = [clean.fit.to_image(np.array(GEO[i].vertices)) for i in tiles]
+    frame = glossed(load_image(str(STILLS / f"{name}.jpg")), polygons, 0.3)
+    veiled = reader().read(frame, clean.fit)
+    right = [i for i in tiles if veiled.cells[i].placement == clean.cells[i].placement]
+    assert len(right) >= 6, [veiled.cells[i] for i in tiles]
+    for before, after in zip(clean.cells, veiled.cells, strict=True):
+        assert after.state != "tile" or after.placement == before.placement, after
+    blind = BoardReader(replace(default_config(), veil_min=np.inf)).read(frame, clean.fit)
+    unveiled = [i for i in tiles if blind.cells[i].placement == clean.cells[i].placement]
+    assert len(unveiled) < len(right), (unveiled, right)
