@@ -408,14 +408,20 @@ class NumeralReader:
         return int(np.argmin(np.abs(blurs - want)))
 
     def scores(
-        self, canvas_bgr: NDArray[np.uint8], cells: list[int], ppu: int, cfg: ReaderConfig
+        self,
+        canvas_bgr: NDArray[np.uint8],
+        cells: list[int],
+        ppu: int,
+        cfg: ReaderConfig,
+        size: float = 1.0,
     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """For the listed cells: best correlation (N, 6) per value, relative patch contrast
         (N,), and where the disc was found (N, 2), board units from the cell centroid (a
-        per-cell lattice error signal; meaningful where the contrast is high)."""
+        per-cell lattice error signal; meaningful where the contrast is high). ``size``: a
+        numeral that many times as big as a tile's (a bonus cell's)."""
         canvas = Canvas(ppu)
         centres = canvas.to_canvas(CENTROIDS[np.asarray(cells, dtype=np.int64)])
-        scale = self.params.norm_radius_px / (cfg.disc_radius * ppu)
+        scale = self.params.norm_radius_px / (cfg.disc_radius * ppu * size)
         grey = grey_of(canvas_bgr)
         up = UP[np.asarray(cells, dtype=np.int64)]
         scores, contrast, offsets = read_scores(

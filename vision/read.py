@@ -51,7 +51,7 @@ from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify, read_numerals
 from vision.locate import Outline, outline_candidates
-from vision.model import CENTROIDS, GEOMETRY, Canvas, FloatArray, outer_corners
+from vision.model import BONUS, CENTROIDS, GEOMETRY, Canvas, FloatArray, outer_corners
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
     LATTICE_SHIFTS,
@@ -1171,6 +1171,8 @@ class BoardReader:
         ).reshape(-1, 3, 3)
         sec_levels = darkness(sec_meds.reshape(-1, 3), packed.sector_centres).reshape(-1, 3)
         sec_rows, sec_cols = (c.reshape(-1, 3) for c in packed.sector_centres)
+        if details is not None:
+            details["seen"], details["fills"], details["sector_darkness"] = seen, fills, sec_levels
 
         # A dark tile (all purple, say) at a low resolution: its disc's light halo and
         # numeral look like a window's light triangle, and its own dark colour like the
@@ -1186,6 +1188,19 @@ class BoardReader:
         if len(unsure):
             corr, _, _ = self.numerals.scores(canvas_bgr, unsure.tolist(), ppu, cfg)
             numeral_seen[unsure] = corr.max(axis=1) >= cfg.window_numeral_corr
+        # An empty bonus cell shows its big see-through numeral, which no tile shows (its
+        # own numeral is a third as big): under haze or glare its black frame may not look
+        # like plastic, but the numeral, as big as the board's design prints it, tells.
+        doubtful = np.flatnonzero(
+            seen & (BONUS > 1) & ~windows & (fills > cfg.occupancy_max_empty_fill)
+        )
+        bonus_seen = np.zeros(len(cell_zones), dtype=bool)
+        if len(doubtful):
+            corr, _, _ = self.numerals.scores(
+                canvas_bgr, doubtful.tolist(), ppu, cfg, size=cfg.bonus_numeral_size
+            )
+            own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
+            bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
         states: list[str] = []
         notes: list[str] = []
         sector_lin: list[FloatArray] = []
@@ -1202,7 +1217,7 @@ class BoardReader:
             # A window seen through a frame that is not plastic is a dark tile's light
             # centre (its numeral) instead, unless its shape is unmistakable: then the
             # frame is plastic under glare or haze (no tile shows a window's shape).
-            if (
+            if bonus_seen[i] or (
                 windows[i]
                 and (fills[i] < cfg.window_max_fill or plain_windows[i])
                 and not numeral_seen[i]
@@ -1344,6 +1359,7 @@ class BoardReader:
             details["labs"] = list(labs)
             details["costs"] = [g.cost for g in guesses]
             details["worst"] = [g.worst_edge for g in guesses]
+            details["guesses"] = guesses
             details["disc"] = structure_ok
             details["veils"] = (veils * gains / (whites - black)).mean(axis=1)
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):

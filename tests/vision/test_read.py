@@ -22,6 +22,7 @@ from vision.config import default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess
 from vision.model import (
+    BONUS,
     CENTROIDS,
     EDGE_MIDPOINTS,
     PLAY_CORNERS,
@@ -1124,3 +1125,26 @@ def test_a_veil_of_glare_on_tiles_alone_is_taken_away_as_their_discs_tell() -> N
     blind = BoardReader(replace(default_config(), veil_min=np.inf)).read(frame, clean.fit)
     unveiled = [i for i in tiles if blind.cells[i].placement == clean.cells[i].placement]
     assert len(unveiled) < len(right), (unveiled, right)
+
+
+def test_an_empty_bonus_cell_under_glare_is_told_by_its_big_numeral() -> None:
+    """A lamp's glare over empty bonus cells lifts their black plastic until it does not
+    look like plastic; their big see-through numerals (a tile's is a third as big) still
+    say they are empty. Without that (``bonus_numeral_corr`` past any correlation) some
+    read unknown, and no other cell reads differently either way."""
+    name = "04"
+    clean = reading_of(name)
+    assert clean.fit is not None
+    bonus = [c.index for c in clean.cells if c.state == "empty" and BONUS[c.index] > 1]
+    assert len(bonus) >= 3
+    centre = clean.fit.to_image(CENTROIDS[bonus]).mean(axis=0)
+    size = px_per_unit(clean.fit.homography)
+    frame = glare(load_image(str(STILLS / f"{name}.jpg")), centre, 1.5 * size, 0.5)
+    told, _ = reader().read_cells(frame, clean.fit)
+    assert [told[i].state for i in bonus] == ["empty"] * len(bonus)
+    blind = BoardReader(replace(default_config(), bonus_numeral_corr=np.inf))
+    untold, _ = blind.read_cells(frame, clean.fit)
+    assert any(untold[i].state == "unknown" for i in bonus)
+    for a, b in zip(told, untold, strict=True):
+        if a.index not in bonus:
+            assert (a.state, a.placement) == (b.state, b.placement), (a, b)
