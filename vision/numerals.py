@@ -407,6 +407,15 @@ class NumeralReader:
         blurs = np.array(self.params.template_blur_px)
         return int(np.argmin(np.abs(blurs - want)))
 
+    def size_of(self, height: float, disc_radius: float) -> float:
+        """How many times as big as a tile's numeral one ``height`` tall is (board
+        units; the templates' smaller digit height, in disc radii, is a tile's).
+
+        >>> round(NumeralReader().size_of(0.45, 0.125), 2)
+        3.27
+        """
+        return height / (disc_radius * min(self.params.digit_height_r))
+
     def scores(
         self,
         canvas_bgr: NDArray[np.uint8],

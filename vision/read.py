@@ -1197,7 +1197,11 @@ class BoardReader:
         bonus_seen = np.zeros(len(cell_zones), dtype=bool)
         if len(doubtful):
             corr, _, _ = self.numerals.scores(
-                canvas_bgr, doubtful.tolist(), ppu, cfg, size=cfg.bonus_numeral_size
+                canvas_bgr,
+                doubtful.tolist(),
+                ppu,
+                cfg,
+                size=self.numerals.size_of(cfg.bonus_numeral_height, cfg.disc_radius),
             )
             own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
             bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
