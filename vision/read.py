@@ -453,6 +453,16 @@ def numeral_agrees(guess: TileGuess, cfg: ReaderConfig) -> bool:
     )
 
 
+def _as_judged(cells: tuple[CellReading, ...], details: dict[str, Any]) -> tuple[CellReading, ...]:
+    """The readings a lattice is judged on: the bonus cells told empty by their numeral
+    (``details["bonus_seen"]``) as unclear. A lattice a cell off puts a bonus cell's
+    numeral where another cell is read, so they do not vouch for the lattice."""
+    told = details.get("bonus_seen")
+    if told is None:
+        return cells
+    return tuple(CellReading(c.index, UNKNOWN) if told[c.index] else c for c in cells)
+
+
 def vouched(guess: TileGuess, cfg: ReaderConfig) -> bool:
     """Whether a tile's numeral vouches for it (:func:`numeral_agrees`). A numeral is
     independent evidence: the colours may then be further off (blur, a shadow). Never
@@ -977,8 +987,9 @@ class BoardReader:
             details_then: dict[str, Any] = {}
             sampled_then = self._sample_cells(frame_bgr, unmoved, details_then)
             then = self._name_tiles(sampled_then, details_then)
-            before, _ = unclear_in_view(then)
-            if before + self.config.band_move_max_unclear < unclear_in_view(named)[0]:
+            before, _ = unclear_in_view(_as_judged(then, details_then))
+            after, _ = unclear_in_view(_as_judged(named, details))
+            if before + self.config.band_move_max_unclear < after:
                 log.debug("lattice move undone: the cells read worse after it")
                 fit, sampled, details, named = unmoved, sampled_then, details_then, then
         for _ in range(self.config.disc_refit_rounds):
@@ -989,7 +1000,13 @@ class BoardReader:
             sampled, named = self._sample_cells(frame_bgr, fit, details), None
         cells = self._name_tiles(sampled, details) if named is None else named
         canvas_bgr = sampled.canvas_bgr
-        if located and self._untrusted(fit, cells):
+        judged = cells
+        told = details.get("bonus_seen", np.zeros(1, dtype=bool))
+        if located and fit.points < self.config.trust_full_points and told.any():
+            # A lattice a cell off puts a bonus cell's numeral where another cell is read:
+            # the lattice is judged on the cells as read without the bonus numerals.
+            judged = self._name_tiles(self._sample_cells(frame_bgr, fit, {}, bonus=False), {})
+        if located and self._untrusted(fit, judged):
             if fit.points < self.config.align_min_cells:
                 why = "fewer than the cells needed to match a lattice at all"
             else:
@@ -1114,7 +1131,11 @@ class BoardReader:
         return self._name_tiles(sampled, details), sampled.canvas_bgr
 
     def _sample_cells(
-        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, details: dict[str, Any] | None
+        self,
+        frame_bgr: NDArray[np.uint8],
+        fit: BoardFit,
+        details: dict[str, Any] | None,
+        bonus: bool = True,
     ) -> _Sampled:
         """The first half of :meth:`read_cells`: the frame rectified, each cell's window
         and frame, the tile candidates' colours and their numerals' scores (all that the
@@ -1195,7 +1216,7 @@ class BoardReader:
             seen & (BONUS > 1) & ~windows & (fills > cfg.occupancy_max_empty_fill)
         )
         bonus_seen = np.zeros(len(cell_zones), dtype=bool)
-        if len(doubtful):
+        if bonus and len(doubtful):
             corr, _, _ = self.numerals.scores(
                 canvas_bgr,
                 doubtful.tolist(),
@@ -1205,6 +1226,8 @@ class BoardReader:
             )
             own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
             bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
+        if details is not None:
+            details["bonus_seen"] = bonus_seen
         states: list[str] = []
         notes: list[str] = []
         sector_lin: list[FloatArray] = []
