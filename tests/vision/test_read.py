@@ -35,6 +35,7 @@ from vision.read import (
     COLOURLESS,
     BoardReader,
     BoardReading,
+    CellReading,
     check_frame,
     disc_stats,
     load_image,
@@ -1148,3 +1149,33 @@ def test_an_empty_bonus_cell_under_glare_is_told_by_its_big_numeral() -> None:
     for a, b in zip(told, untold, strict=True):
         if a.index not in bonus:
             assert (a.state, a.placement) == (b.state, b.placement), (a, b)
+
+
+def test_a_lattice_is_trusted_on_its_cells_as_read_without_the_bonus_numerals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lattice a cell off puts bonus cells' numerals where other cells are read, so the
+    bonus cells told empty by them do not vouch for a located lattice: the trust rule
+    judges the cells as read without them (here, unclear), while the reading keeps them
+    empty."""
+    name = "04"
+    clean = reading_of(name)
+    assert clean.fit is not None
+    bonus = [c.index for c in clean.cells if c.state == "empty" and BONUS[c.index] > 1]
+    centre = clean.fit.to_image(CENTROIDS[bonus]).mean(axis=0)
+    size = px_per_unit(clean.fit.homography)
+    frame = glare(load_image(str(STILLS / f"{name}.jpg")), centre, 1.5 * size, 0.5)
+    strict = BoardReader(replace(default_config(), trust_full_points=10**6))
+    judged: list[tuple[CellReading, ...]] = []
+    untrusted = BoardReader._untrusted
+
+    def spy(self: BoardReader, fit: BoardFit, cells: tuple[CellReading, ...]) -> bool:
+        judged.append(cells)
+        return untrusted(self, fit, cells)
+
+    monkeypatch.setattr(BoardReader, "_untrusted", spy)
+    reading = strict.read(frame)
+    assert reading.found and judged
+    untold = [i for i in bonus if judged[-1][i].state != "empty"]
+    assert untold, [judged[-1][i] for i in bonus]
+    assert all(reading.cells[i].state == "empty" for i in untold)
