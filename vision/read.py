@@ -454,9 +454,11 @@ def numeral_agrees(guess: TileGuess, cfg: ReaderConfig) -> bool:
 
 
 def _as_judged(cells: tuple[CellReading, ...], details: dict[str, Any]) -> tuple[CellReading, ...]:
-    """The readings a lattice is judged on: the bonus cells told empty by their numeral
-    (``details["bonus_seen"]``) as unclear. A lattice a cell off puts a bonus cell's
-    numeral where another cell is read, so they do not vouch for the lattice."""
+    """The readings as the band move's check compares them: the bonus cells told empty
+    by their numeral (``details["bonus_seen"]``) as unclear. A lattice a cell off puts a
+    bonus cell's numeral where another cell is read, so they do not vouch for a lattice.
+    (The trust rule reads the cells again without them instead: it counts the cells
+    named as seen elsewhere too.)"""
     told = details.get("bonus_seen")
     if told is None:
         return cells
@@ -1125,7 +1127,9 @@ class BoardReader:
         ``disc_offsets`` and ``disc_contrast``): the lattice refit on the discs and the
         calibration's colour learning use them; and with the cells whose window is seen
         (``windows``), clearly so (``clear_windows``: a window explains it much better than
-        a tile does) and unmistakable (``plain_windows``), (36,) bool each.
+        a tile does) and unmistakable (``plain_windows``), (36,) bool each; the bonus cells
+        told empty by their numerals (``bonus_seen``); the candidates' ``guesses`` and the
+        ``veils`` of glare taken off them (a share of the white).
         """
         sampled = self._sample_cells(frame_bgr, fit, details)
         return self._name_tiles(sampled, details), sampled.canvas_bgr
@@ -1139,7 +1143,8 @@ class BoardReader:
     ) -> _Sampled:
         """The first half of :meth:`read_cells`: the frame rectified, each cell's window
         and frame, the tile candidates' colours and their numerals' scores (all that the
-        refit on the discs needs)."""
+        refit on the discs needs). ``bonus``: whether empty bonus cells may be told by
+        their big numerals (``details["bonus_seen"]``, (36,) bool)."""
         cfg = self.config
         scale = px_per_unit(fit.homography)
         # A few canvas sizes only, so that the cells' zones (cached per size) are reused.
@@ -1192,8 +1197,6 @@ class BoardReader:
         ).reshape(-1, 3, 3)
         sec_levels = darkness(sec_meds.reshape(-1, 3), packed.sector_centres).reshape(-1, 3)
         sec_rows, sec_cols = (c.reshape(-1, 3) for c in packed.sector_centres)
-        if details is not None:
-            details["seen"], details["fills"], details["sector_darkness"] = seen, fills, sec_levels
 
         # A dark tile (all purple, say) at a low resolution: its disc's light halo and
         # numeral look like a window's light triangle, and its own dark colour like the
