@@ -453,18 +453,6 @@ def numeral_agrees(guess: TileGuess, cfg: ReaderConfig) -> bool:
     )
 
 
-def _as_judged(cells: tuple[CellReading, ...], details: dict[str, Any]) -> tuple[CellReading, ...]:
-    """The readings as the band move's check compares them: the bonus cells told empty
-    by their numeral (``details["bonus_seen"]``) as unclear. A lattice a cell off puts a
-    bonus cell's numeral where another cell is read, so they do not vouch for a lattice.
-    (The trust rule reads the cells again without them instead: it counts the cells
-    named as seen elsewhere too.)"""
-    told = details.get("bonus_seen")
-    if told is None:
-        return cells
-    return tuple(CellReading(c.index, UNKNOWN) if told[c.index] else c for c in cells)
-
-
 def vouched(guess: TileGuess, cfg: ReaderConfig) -> bool:
     """Whether a tile's numeral vouches for it (:func:`numeral_agrees`). A numeral is
     independent evidence: the colours may then be further off (blur, a shadow). Never
@@ -977,21 +965,24 @@ class BoardReader:
         """The frame read on a fit; ``unmoved`` the located fit before the band check and
         the rescaling (None for a stored fit, which is trusted as it is)."""
         located = unmoved is not None
+        # A lattice a cell off puts a bonus cell's big numeral where another cell is read:
+        # a located lattice is judged (moved, refitted, trusted) on its cells read without
+        # the bonus numerals, and only the lattice finally read is read with them.
+        told = not located
         details: dict[str, Any] = {}
         # The tiles are named only on the fit finally read: the refit on the discs needs
         # the first half of a reading alone.
-        sampled = self._sample_cells(frame_bgr, fit, details)
+        sampled = self._sample_cells(frame_bgr, fit, details, bonus=told)
         named: tuple[CellReading, ...] | None = None
         if unmoved is not None and fit is not unmoved:
             # The band may be dark beside the board too (a dark table) where hands lie
             # over it: a move by a cell must not make the cells read clearly worse.
             named = self._name_tiles(sampled, details)
             details_then: dict[str, Any] = {}
-            sampled_then = self._sample_cells(frame_bgr, unmoved, details_then)
+            sampled_then = self._sample_cells(frame_bgr, unmoved, details_then, bonus=told)
             then = self._name_tiles(sampled_then, details_then)
-            before, _ = unclear_in_view(_as_judged(then, details_then))
-            after, _ = unclear_in_view(_as_judged(named, details))
-            if before + self.config.band_move_max_unclear < after:
+            before, _ = unclear_in_view(then)
+            if before + self.config.band_move_max_unclear < unclear_in_view(named)[0]:
                 log.debug("lattice move undone: the cells read worse after it")
                 fit, sampled, details, named = unmoved, sampled_then, details_then, then
         for _ in range(self.config.disc_refit_rounds):
@@ -999,16 +990,9 @@ class BoardReader:
             if better is None:
                 break
             fit, details = better, {}
-            sampled, named = self._sample_cells(frame_bgr, fit, details), None
+            sampled, named = self._sample_cells(frame_bgr, fit, details, bonus=told), None
         cells = self._name_tiles(sampled, details) if named is None else named
-        canvas_bgr = sampled.canvas_bgr
-        judged = cells
-        told = details.get("bonus_seen", np.zeros(1, dtype=bool))
-        if located and fit.points < self.config.trust_full_points and told.any():
-            # A lattice a cell off puts a bonus cell's numeral where another cell is read:
-            # the lattice is judged on the cells as read without the bonus numerals.
-            judged = self._name_tiles(self._sample_cells(frame_bgr, fit, {}, bonus=False), {})
-        if located and self._untrusted(fit, judged):
+        if located and self._untrusted(fit, cells):
             if fit.points < self.config.align_min_cells:
                 why = "fewer than the cells needed to match a lattice at all"
             else:
@@ -1020,6 +1004,11 @@ class BoardReader:
                     " or the board cut off?)"
                 ),
             )
+        if not told and details["bonus_seen"].any():
+            details = {}
+            sampled = self._sample_cells(frame_bgr, fit, details)
+            cells = self._name_tiles(sampled, details)
+        canvas_bgr = sampled.canvas_bgr
         if "ridges" in details:
             cells = tuple(
                 hidden_ridges(
@@ -1143,8 +1132,8 @@ class BoardReader:
     ) -> _Sampled:
         """The first half of :meth:`read_cells`: the frame rectified, each cell's window
         and frame, the tile candidates' colours and their numerals' scores (all that the
-        refit on the discs needs). ``bonus``: whether empty bonus cells may be told by
-        their big numerals (``details["bonus_seen"]``, (36,) bool)."""
+        refit on the discs needs). The bonus cells that their big numerals tell empty
+        (``details["bonus_seen"]``, (36,) bool) are read so when ``bonus``."""
         cfg = self.config
         scale = px_per_unit(fit.homography)
         # A few canvas sizes only, so that the cells' zones (cached per size) are reused.
@@ -1219,7 +1208,7 @@ class BoardReader:
             seen & (BONUS > 1) & ~windows & (fills > cfg.occupancy_max_empty_fill)
         )
         bonus_seen = np.zeros(len(cell_zones), dtype=bool)
-        if bonus and len(doubtful):
+        if len(doubtful):
             corr, _, _ = self.numerals.scores(
                 canvas_bgr,
                 doubtful.tolist(),
@@ -1247,7 +1236,7 @@ class BoardReader:
             # A window seen through a frame that is not plastic is a dark tile's light
             # centre (its numeral) instead, unless its shape is unmistakable: then the
             # frame is plastic under glare or haze (no tile shows a window's shape).
-            if bonus_seen[i] or (
+            if (bonus and bonus_seen[i]) or (
                 windows[i]
                 and (fills[i] < cfg.window_max_fill or plain_windows[i])
                 and not numeral_seen[i]
