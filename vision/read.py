@@ -1117,8 +1117,8 @@ class BoardReader:
         calibration's colour learning use them; and with the cells whose window is seen
         (``windows``), clearly so (``clear_windows``: a window explains it much better than
         a tile does) and unmistakable (``plain_windows``), (36,) bool each; the bonus cells
-        told empty by their numerals (``bonus_seen``); the candidates' ``guesses`` and the
-        ``veils`` of glare taken off them (a share of the white).
+        told empty by their numerals (``bonus_seen``); the ``veils`` of glare taken off the
+        candidates (a share of the white).
         """
         sampled = self._sample_cells(frame_bgr, fit, details)
         return self._name_tiles(sampled, details), sampled.canvas_bgr
@@ -1378,7 +1378,6 @@ class BoardReader:
             details["labs"] = list(labs)
             details["costs"] = [g.cost for g in guesses]
             details["worst"] = [g.worst_edge for g in guesses]
-            details["guesses"] = guesses
             details["disc"] = structure_ok
             details["veils"] = (veils * gains / (whites - black)).mean(axis=1)
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
