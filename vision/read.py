@@ -1328,16 +1328,25 @@ class BoardReader:
         )
         black, (num_scores, num_contrast) = sampled.black, sampled.numeral_scores
         valid, ppu, darkness = sampled.valid, sampled.ppu, sampled.darkness
-        # The tiles read clearly set the white, the light's reference and the tint.
+        # The tiles read clearly set the white, the light's reference and the tint. Where
+        # a few numerals read clearly (the photo is sharp enough for them), the white is
+        # theirs, and a candidate whose disc shows no numeral's contrast is no tile to set
+        # the tint (an arm over many cells would set its own white and tint).
         in_sure = ~np.array(weak, dtype=bool)
         if not in_sure.any():
             in_sure[:] = True
+        params = self.numerals.params
+        reference = in_sure & (num_scores.max(axis=1) >= params.corr_good)
+        if reference.sum() >= cfg.white_min_numerals:
+            in_sure &= num_contrast > params.contrast_floor
+        else:
+            reference = in_sure
         sure = np.flatnonzero(in_sure).tolist()
         stats = disc_stats(disc_lin)
-        white = self._white_point(stats, in_sure, [sector_lin[k] for k in sure], black)
+        white = self._white_point(stats, reference, [sector_lin[k] for k in sure], black)
         # The light falls off across the board (a lamp's cone, vignetting): each tile is
         # judged against the white the smooth light field gives at its place.
-        light = self._light_field(stats, CENTROIDS[candidates], black, white, in_sure)
+        light = self._light_field(stats, CENTROIDS[candidates], black, white, reference)
         whites = black + (white - black) * light[:, None]  # (K, 3)
         gains, chroma = self._palette_gains(
             [sector_lin[k] for k in sure], black, [whites[k] for k in sure]

@@ -226,6 +226,39 @@ def test_a_purple_tile_in_deep_shadow_is_still_read_by_its_numeral(cell: int) ->
             assert after.placement == before.placement
 
 
+def arm_over(
+    frame: np.ndarray, fit: BoardFit, cells: list[int], bgr: tuple[int, ...]
+) -> np.ndarray:
+    """A pale arm over the listed cells: their triangles painted a flat skin colour
+    ``bgr``, shaded across the frame and a little noisy (seeded)."""
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    for cell in cells:
+        cv2.fillPoly(mask, [fit.to_image(VERTICES[cell]).round().astype(np.int32)], 255)
+    mask = cv2.dilate(mask, np.ones((7, 7), np.uint8)) > 0
+    shade = np.linspace(0.85, 1.1, frame.shape[1])[None, :, None]
+    noise = np.random.default_rng(5).normal(0.0, 4.0, frame.shape)
+    skin = np.clip(np.array(bgr, np.float64) * shade + noise, 0, 255).round()
+    out = frame.copy()
+    out[mask] = skin[mask].astype(np.uint8)
+    return out
+
+
+@pytest.mark.parametrize("bgr", [(120, 150, 185), (60, 85, 125)])
+def test_an_arm_over_most_tiles_does_not_set_the_white_of_the_others(bgr: tuple[int, ...]) -> None:
+    """An arm over all but five of the tiles shows more "tiles" than the board does, none
+    with a numeral: the numerals of the five still give the white, and they read as
+    without the arm."""
+    frame = load_image(str(STILLS / "02.jpg"))
+    plain = reading_of("02")
+    assert plain.fit is not None
+    tiles = [c.index for c in plain.cells if c.state == "tile"]
+    seen, covered = tiles[::5], [i for i in tiles if i not in tiles[::5]]
+    assert len(seen) == 6 and len(covered) == 20
+    reading = reader().read(arm_over(frame, plain.fit, covered, bgr), plain.fit)
+    for i in seen:
+        assert reading.cells[i].placement == plain.cells[i].placement, reading.cells[i]
+
+
 def test_glare_on_the_plastic_leaves_empty_cells_empty() -> None:
     """A lamp's glare over the empty part of the board brightens the black frames of the
     empty cells: their windows still show, so they stay empty, and no tile appears."""
