@@ -521,6 +521,10 @@ def tile_doubt(
         # numerals' white, around the same navy disc as every tile's. A palm or a pale
         # sleeve is neither.
         return "pale, but not the joker's white around a navy disc (a hand? a sleeve?)"
+    if navy > cfg.disc_max_navy and not sure:
+        # Every tile shows its navy disc: one not navy at all is covered (a fingertip)
+        # or no tile, unless the numeral read there vouches for the tile.
+        return NO_TILE
     if guess.cost > cfg.colour_reject_distance:
         return "colours unlike any tile (covered?)"
     return None

@@ -308,6 +308,32 @@ def test_a_fingertip_over_a_tiles_edge_makes_it_unknown_not_another_tile(
     assert wrong == []
 
 
+@pytest.mark.parametrize("cell", [12, 13, 21])
+def test_a_fingertip_over_a_tiles_disc_makes_it_unknown(cell: int) -> None:
+    """A fingertip over a tile's disc hides the navy every tile shows there, and its
+    numeral: the tile is not read from its sectors alone (the finger is placing or
+    taking it), and no other cell changes."""
+    clean = reading_of("00")
+    assert clean.fit is not None and clean.cells[cell].state == "tile"
+    centre = clean.fit.to_image(CENTROIDS[cell][None])[0]
+    size = px_per_unit(clean.fit.homography)
+    frame = load_image(str(STILLS / "00.jpg"))
+    # A round fingertip, lit from one side: its shading spans the disc's contrast.
+    tip = np.zeros(frame.shape[:2], np.uint8)
+    axes = (round(0.17 * size), round(0.14 * size))
+    at = (round(float(centre[0])), round(float(centre[1])))
+    cv2.ellipse(tip, at, axes, 30, 0, 360, 255, -1, cv2.LINE_AA)
+    shade = np.clip((np.arange(frame.shape[1]) - at[0]) / (0.3 * size) + 0.5, 0.0, 1.0)
+    skin = np.array([110, 140, 205], np.float64) * (0.35 + 0.75 * shade)[None, :, None]
+    alpha = tip[:, :, None] / 255.0
+    frame = np.clip(frame * (1 - alpha) + np.clip(skin, 0, 255) * alpha, 0, 255).astype(np.uint8)
+    reading = reader().read(frame, clean.fit)
+    assert reading.cells[cell].state == "unknown", reading.cells[cell]
+    for c, was in zip(reading.cells, clean.cells, strict=True):
+        if c.index != cell:
+            assert (c.state, c.placement) == (was.state, was.placement)
+
+
 def test_a_plainly_seen_window_is_empty_whatever_its_frame() -> None:
     """A veil of light over the playing area (haze, a lamp's broad reflection) lifts the
     black frames of the empty cells far above the plastic's black: a window whose shape

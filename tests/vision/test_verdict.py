@@ -100,6 +100,17 @@ CASES = [
         "does not look like a tile",
     ),
     ("white without its 1", guess("WWW1", numeral=None), 0.6, 10.0, False, False, "white"),
+    # Every tile shows a navy disc: colours alone do not name a tile without one.
+    (
+        "plain colours but no navy disc (a fingertip over it)",
+        guess(cost=5.0, worst=8.0, numeral=None),
+        0.6,
+        55.0,
+        False,
+        False,
+        "does not look like a tile",
+    ),
+    ("no navy disc, but its numeral vouches", guess(cost=5.0), 0.6, 55.0, False, False, None),
     ("weak frame, numeral agrees", guess(), 0.6, 10.0, True, False, None),
     ("weak frame, no numeral", guess(numeral=None), 0.6, 10.0, True, False, ""),
 ]
