@@ -183,6 +183,7 @@ class ReaderConfig:
     vouched_edge_limit: float
     colour_lightness_weight: float
     numeral_weight: float
+    numeral_sharp_agreement: float
     disc_refit_min_contrast: float
     disc_refit_min_tiles: int
     disc_refit_min_shift: float

@@ -9,6 +9,7 @@ is tried, mirror images included, so a misprinted chirality cannot force a misre
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -135,3 +136,53 @@ def identify(
             )
         )
     return out
+
+
+def numeral_trust(
+    sector_costs: FloatArray,
+    numeral_costs: FloatArray,
+    plain_margin: float,
+    plain_cost: float,
+    min_tiles: int,
+    sharp_agreement: float,
+) -> float:
+    """How far a photo's numerals are to be trusted, 0..1, from its own tiles.
+
+    The tiles its colours name plainly (alone, with a margin of ``plain_margin`` over any
+    other tile and a cost within ``plain_cost``; not the joker, whose white has no hue)
+    and whose numeral reads a value say how often a numeral reads its tile's value here:
+    ``p`` (one more right and one more wrong counted, for the few there are). A numeral
+    read so is evidence by the odds of its value against each of the five others,
+    ``5 p / (1 - p)``; the trust is the log of those odds against the odds of a sharp
+    photo's ``sharp_agreement``, from 0 (no better than chance) to 1. Motion blur makes a
+    numeral read as another value as clearly as it reads its own. 1 with fewer than
+    ``min_tiles`` such tiles: nothing tells.
+
+    Five cells plainly red, yellow, green, blue and purple all over (the five 6s):
+
+    >>> costs = np.full((5, 3, len(TILE_COLOURS)), 30.0)
+    >>> for k, colour in enumerate("RYGBP"):
+    ...     costs[k, :, TILE_COLOURS.index(Colour.from_letter(colour))] = 2.0
+    >>> sixes = np.tile(np.r_[1.0, 1.0, 1.0, 1.0, 1.0, 0.0], (5, 1))
+    >>> numeral_trust(costs, sixes, 5.0, 20.0, 5, 0.85)
+    1.0
+    >>> ones = np.tile(np.r_[0.0, 1.0, 1.0, 1.0, 1.0, 1.0], (5, 1))
+    >>> numeral_trust(costs, ones, 5.0, 20.0, 5, 0.85)
+    0.0
+    """
+    guesses = identify(sector_costs, None, 0.0)
+    numerals = read_numerals(numeral_costs)
+    plain = [
+        k
+        for k, g in enumerate(guesses)
+        if numerals[k] is not None
+        and not g.tile.is_joker
+        and g.cost <= plain_cost
+        and g.runner_up - g.cost >= plain_margin
+    ]
+    if len(plain) < min_tiles:
+        return 1.0
+    agree = sum(numerals[k] == guesses[k].tile.value for k in plain)
+    p = (agree + 1.0) / (len(plain) + 2.0)
+    odds = math.log(max(5.0 * p / (1.0 - p), 1.0))
+    return float(min(odds / math.log(5.0 * sharp_agreement / (1.0 - sharp_agreement)), 1.0))

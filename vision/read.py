@@ -49,7 +49,7 @@ from vision.colour import (
 )
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
-from vision.identify import TileGuess, identify, read_numerals
+from vision.identify import TileGuess, identify, numeral_trust, read_numerals
 from vision.locate import Outline, outline_candidates
 from vision.model import BONUS, CENTROIDS, GEOMETRY, Canvas, FloatArray, outer_corners
 from vision.numerals import NumeralReader, scores_to_costs
@@ -1472,6 +1472,15 @@ class BoardReader:
         sectors = normalise(sector_lin, black, whites[:, None, :]) * gains  # (K, 3, 3)
         labs = _scaled_chroma(linear_rgb_to_lab(sectors), chroma)
         sector_costs = self._sector_costs(labs, self.prototypes)
+        # The numerals weigh as much as the photo's plain tiles show they read right.
+        numeral_costs = numeral_costs * numeral_trust(
+            sector_costs,
+            numeral_costs,
+            cfg.vouched_min_margin,
+            cfg.plain_max_cost,
+            cfg.disc_blur_min_tiles,
+            cfg.numeral_sharp_agreement,
+        )
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
         first_guesses = guesses
         seen_palette = self._seen_palette(labs, guesses)

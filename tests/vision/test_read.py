@@ -544,6 +544,36 @@ def test_strong_blur_mixes_the_sectors_into_the_disc() -> None:
     assert right >= 0.75 * len(truth_board("03").placements)
 
 
+def motion_blurred(frame: np.ndarray, length: float, angle_deg: float) -> np.ndarray:
+    """The frame smeared along a line ``length`` px long (a camera moving while the shutter
+    is open), in linear light."""
+    size = int(length) | 1
+    kernel = np.zeros((size, size), np.float32)
+    d = np.array([np.cos(np.radians(angle_deg)), np.sin(np.radians(angle_deg))])
+    for t in np.linspace(-length / 2, length / 2, 4 * size):
+        x, y = np.round(size // 2 + t * d).astype(int)
+        kernel[y, x] = 1.0
+    linear = cv2.filter2D(srgb_to_linear(frame / 255.0), -1, kernel / kernel.sum())
+    return np.clip(linear_to_srgb(linear) * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_a_photo_smeared_by_motion_reads_its_tiles_by_their_colours(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Motion blur of a sixth of a tile side makes many numerals read as another value as
+    clearly as their own: the plain tiles show it, the numerals weigh that much less, and
+    the colours name the tiles. Weighed as in a sharp photo, the numerals lose many."""
+    clean = reading_of("06")
+    assert clean.fit is not None
+    frame = load_image(str(STILLS / "06.jpg"))
+    smeared = motion_blurred(frame, 0.15 * px_per_unit(clean.fit.homography), 30.0)
+    tiles = len(truth_board("06").placements)
+    right, wrong = right_and_wrong(reader().read(smeared), "06")
+    assert wrong == 0 and right >= 0.85 * tiles
+    monkeypatch.setattr("vision.read.numeral_trust", lambda *args: 1.0)
+    assert right_and_wrong(reader().read(smeared), "06")[0] < right - 5
+
+
 @pytest.mark.parametrize("name", ["02", "08"])
 def test_a_stored_fit_a_tenth_of_a_cell_off_is_refitted_on_hazy_discs(name: str) -> None:
     """Haze (a veil of light over the photo) leaves the discs faint, a third of their
