@@ -347,6 +347,7 @@ class _Judged:
     navy: FloatArray  # (K, S)
     fit_share: int
     plain: list[int]  # the tiles plain from their colours or numeral
+    trust: float  # how far the photo's numerals are trusted (:func:`numeral_trust`)
 
 
 @dataclass(frozen=True)
@@ -1428,7 +1429,8 @@ class BoardReader:
             note = ""
             if guess.numeral is not None and guess.numeral != guess.tile.value:
                 note = f"{NUMERAL_DISAGREES} {guess.numeral} but the colours say {guess.tile}"
-                confidence *= 0.5
+                # (as much as the photo's numerals are trusted)
+                confidence *= 1.0 - 0.5 * judged.trust
             alternatives = tuple(
                 (Placement(i, *edges, tile.value), cost) for tile, edges, cost in guess.alternatives
             )
@@ -1473,7 +1475,7 @@ class BoardReader:
         labs = _scaled_chroma(linear_rgb_to_lab(sectors), chroma)
         sector_costs = self._sector_costs(labs, self.prototypes)
         # The numerals weigh as much as the photo's plain tiles show they read right.
-        numeral_costs = numeral_costs * numeral_trust(
+        trust = numeral_trust(
             sector_costs,
             numeral_costs,
             cfg.vouched_min_margin,
@@ -1481,6 +1483,7 @@ class BoardReader:
             cfg.disc_blur_min_tiles,
             cfg.numeral_sharp_agreement,
         )
+        numeral_costs = numeral_costs * trust
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
         first_guesses = guesses
         seen_palette = self._seen_palette(labs, guesses)
@@ -1523,6 +1526,7 @@ class BoardReader:
             disc_navy,
             fit_share,
             plain,
+            trust,
         )
 
     def _veils(
