@@ -170,7 +170,7 @@ def numeral_trust(
     >>> numeral_trust(costs, ones, 5.0, 20.0, 5, 0.85)
     0.0
     """
-    guesses = identify(sector_costs, None, 0.0)
+    guesses = identify(sector_costs, None, 0.0, alternatives_kept=0)
     numerals = read_numerals(numeral_costs)
     plain = [
         k
