@@ -58,10 +58,12 @@ def turn(cells: list[dict[str, Any]], times: int) -> list[dict[str, Any]]:
     return cells
 
 
-def bucket(cond: dict[str, Any]) -> dict[str, str]:
+def bucket(cond: dict[str, Any], cell_px: float) -> dict[str, str]:
     tilt = cond.get("tilt_deg", 0)
     blur = (cond.get("blur") or 0) + (1.0 if cond.get("motion_blur") else 0)
+    smear = (cond.get("motion_blur") or [0.0])[0] / max(cell_px, 1.0)  # in tile sides
     return {
+        "motion": "none" if smear == 0 else ("< 0.1 tile" if smear < 0.1 else ">= 0.1 tile"),
         "tilt": f"{int(tilt // 15) * 15:02d}-{int(tilt // 15) * 15 + 15}",
         "light": str(cond.get("light")),
         "table": str(cond.get("table")),
@@ -106,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     times: list[float] = []
     stats: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    tile_stats: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     totals = defaultdict(int)
     corner_err: list[float] = []
     for path in truths:
@@ -116,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         reading = reader.read(frame)
         times.append(time.perf_counter() - t0)
-        groups = bucket(truth.get("conditions", {}))
+        true_c = np.array(truth["corners"])
+        cell_side = float(np.linalg.norm(true_c[0] - true_c[1])) / 6.0
+        groups = bucket(truth.get("conditions", {}), cell_side)
         groups["all"] = "all"
         totals["images"] += 1
         upright = truth.get("conditions", {}).get("tilt_deg", 0.0) <= 45.0
@@ -131,12 +136,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         out = reading.to_json()
         ours = np.array(out["board"]["corners"])
-        true_c = np.array(truth["corners"])
         best = min(range(3), key=lambda k: np.abs(np.roll(true_c, -k, axis=0) - ours).sum())
         corner_err.append(
             float(np.linalg.norm(np.roll(true_c, -best, axis=0) - ours, axis=1).max())
         )
-        cell_side = float(np.linalg.norm(true_c[0] - true_c[1])) / 6.0
         totals["wrong boards"] += int(corner_err[-1] > 0.5 * cell_side)
         cells = turn(out["cells"], best)
         hidden = set(truth.get("covered", [])) | set(truth.get("outside", []))
@@ -161,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if t_cell["state"] == "tile":
                 totals["visible tiles"] += 1
+                for k, v in groups.items():
+                    tile_stats[k][v][1] += 1
                 totals["tiles read as tiles"] += int(state == "tile")
                 totals["tiles read empty"] += int(state == "empty")
                 exact = (
@@ -170,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 if exact:
                     totals["tiles exact"] += 1
+                    for k, v in groups.items():
+                        tile_stats[k][v][0] += 1
                 elif state == "unknown":
                     totals["tiles unknown"] += 1
                     note = o_cell.get("note", "")
@@ -241,12 +248,18 @@ def main(argv: list[str] | None = None) -> int:
         f"read time: median {statistics.median(times) * 1000:.0f} ms, "
         f"90% {np.percentile(times, 90) * 1000:.0f} ms (one core)"
     )
-    for key in ("tilt", "light", "table", "blur", "hands", "harsh"):
+    for key in ("tilt", "light", "table", "blur", "motion", "hands", "harsh"):
         parts = ", ".join(
             f"{name} {ok / max(all_, 1):.0%} ({all_})"
             for name, (ok, all_) in sorted(stats[key].items())
         )
         print(f"  exact images by {key}: {parts}")
+    for key in ("tilt", "light", "table", "blur", "motion", "hands", "harsh"):
+        parts = ", ".join(
+            f"{name} {ok / max(all_, 1):.1%} ({all_})"
+            for name, (ok, all_) in sorted(tile_stats[key].items())
+        )
+        print(f"  tiles exact by {key}: {parts}")
     return 0
 
 
