@@ -379,19 +379,26 @@ def ramp(x: FloatArray, lo: float, hi: float) -> FloatArray:
     return np.clip((x - lo) / (hi - lo), 0.0, 1.0)
 
 
+def legibility(scores: FloatArray, contrast: FloatArray, params: NumeralParams) -> FloatArray:
+    """(N, 6) correlations and (N,) patch contrasts -> (N,) how clearly each shows a
+    numeral: 1 from ``corr_good`` and ``contrast_good`` up, 0 from ``corr_floor`` or
+    ``contrast_floor`` down (a disc without a numeral, skin, a blank surface)."""
+    return np.asarray(
+        ramp(scores.max(axis=1), params.corr_floor, params.corr_good)
+        * ramp(contrast, params.contrast_floor, params.contrast_good),
+        dtype=np.float64,
+    )
+
+
 def scores_to_costs(scores: FloatArray, contrast: FloatArray, params: NumeralParams) -> FloatArray:
     """(N, 6) correlations and (N,) patch contrasts -> (N, 6) costs.
 
-    0 for the best value and about 1 for a clear runner-up, scaled down to flat as the best
-    correlation falls to ``corr_floor`` or the patch contrast to ``contrast_floor`` (a disc
-    without a numeral, skin, a blank surface).
+    0 for the best value and about 1 for a clear runner-up, scaled down to flat with the
+    numeral's :func:`legibility`.
     """
     best = scores.max(axis=1, keepdims=True)
-    conf = ramp(best, params.corr_floor, params.corr_good) * ramp(
-        contrast[:, None], params.contrast_floor, params.contrast_good
-    )
     gap = np.minimum((best - scores) / params.gap_scale, params.cost_cap)
-    return np.asarray(conf * gap, dtype=np.float64)
+    return np.asarray(legibility(scores, contrast, params)[:, None] * gap, dtype=np.float64)
 
 
 class NumeralReader:
@@ -437,6 +444,35 @@ class NumeralReader:
             grey, centres, up, scale, self.params, self.banks, self.blur_index(scale)
         )
         return scores, contrast, offsets / (scale * ppu)
+
+    def far_discs(
+        self,
+        canvas_bgr: NDArray[np.uint8],
+        cells: list[int],
+        ppu: int,
+        cfg: ReaderConfig,
+        search_units: float,
+    ) -> tuple[FloatArray, NDArray[np.bool_]]:
+        """Where the listed cells' discs are when looked for within ``search_units`` (wider
+        than a numeral's own search), (N, 2) board units from their centroids, and whether
+        a numeral reads clearly there (N,) (a disc, not some other ring-like spot)."""
+        params = self.params
+        canvas = Canvas(ppu)
+        idx = np.asarray(cells, dtype=np.int64)
+        centres = canvas.to_canvas(CENTROIDS[idx])
+        scale = params.norm_radius_px / (cfg.disc_radius * ppu)
+        search = search_units / 0.125 * params.norm_radius_px
+        ring = ring_kernel(params)
+        half = math.floor(search) + ring.shape[0] // 2 + 1
+        grey = grey_of(canvas_bgr)
+        windows = disc_windows(grey, centres, scale, half, params.canvas_blur_px)
+        far = np.array([find_disc(w, ring, search) for w in windows], dtype=np.float64)
+        far = far.reshape(-1, 2) / scale  # canvas px
+        scores, contrast, near = read_scores(
+            grey, centres + far, UP[idx], scale, params, self.banks, self.blur_index(scale)
+        )
+        offsets = (far + near / scale) / ppu
+        return offsets, legibility(scores, contrast, params) >= 1.0
 
     def costs(
         self, canvas_bgr: NDArray[np.uint8], cells: list[int], ppu: int, cfg: ReaderConfig

@@ -1064,6 +1064,21 @@ class BoardReader:
         good = contrast >= cfg.disc_refit_min_contrast
         if good.sum() < cfg.disc_refit_min_tiles:
             return None
+        # Discs found at the edge of the numeral's search may lie further off (a lattice
+        # extrapolated into a corner under a hand): they are looked for further, when
+        # they are a few (``disc_refit_far_min``; one alone is as likely a disc the search
+        # barely sees, and further off a spot of something else) and the discs found well
+        # inside the search the most (they pin the lattice; were most at its edge, the
+        # lattice itself would be off, and a disc further off may be another cell's).
+        search = self.numerals.params.search_units
+        edge = good & (np.linalg.norm(offsets, axis=1) >= 0.8 * search)
+        if cfg.disc_refit_far_min <= edge.sum() <= good.sum() / 2 and "canvas" in details:
+            canvas_bgr, ppu = details["canvas"]
+            far, seen = self.numerals.far_discs(
+                canvas_bgr, cells[edge].tolist(), ppu, cfg, cfg.disc_refit_search
+            )
+            offsets = offsets.copy()
+            offsets[np.flatnonzero(edge)[seen]] = far[seen]
         shifts = np.linalg.norm(offsets[good], axis=1)
         # Refit when the discs say the lattice is off overall, or off somewhere (a wide
         # lens bends the board's far corners away from the lattice fitted to its middle).
@@ -1296,6 +1311,7 @@ class BoardReader:
             if details is not None:
                 details["disc_offsets"] = num_offsets
                 details["disc_contrast"] = num_contrast
+                details["canvas"] = (canvas_bgr, ppu)
         return _Sampled(
             canvas_bgr,
             valid,
