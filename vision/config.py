@@ -69,6 +69,7 @@ class ReaderConfig:
     dark_relative_value: float
     dark_relative_chroma: float
     dark_levels: tuple[float, ...]
+    haze_levels: tuple[float, ...]
     min_outline_support: float
     outline_candidates: int
     enough_lattice_points: int
@@ -205,6 +206,7 @@ class ReaderConfig:
         values = config_values(cls, data, "reader")
         values["align_rounds"] = tuple(AlignRound(**r) for r in data["align_rounds"])
         values["dark_levels"] = tuple(float(v) for v in data["dark_levels"])
+        values["haze_levels"] = tuple(float(v) for v in data["haze_levels"])
         pairs: tuple[tuple[str, type], ...] = (
             ("band_strip", float),
             ("light_field_range", float),

@@ -264,13 +264,19 @@ def locate_outline(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> Outline:
     return outline_candidates(frame_bgr, cfg, limit=1)[0]
 
 
-def outline_candidates(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: int = 3) -> Outlines:
+def outline_candidates(
+    frame_bgr: NDArray[np.uint8],
+    cfg: ReaderConfig,
+    limit: int = 3,
+    levels: Sequence[float] | None = None,
+) -> Outlines:
     """Distinct triangular outlines, most likely first; :class:`BoardNotFoundError` if none.
 
-    Dark regions are found at a few darkness levels (haze and flare lift the plastic's
-    black); every large one proposes triangles (its enclosing triangle, and triples of
-    straight stretches of its outline, which survive an arm or clutter touching the
-    board); the triangle whose sides the outline follows best wins.
+    Dark regions are found at a few darkness levels (``cfg.dark_levels``, or ``levels``:
+    haze and flare lift the plastic's black); every large one proposes triangles (its
+    enclosing triangle, and triples of straight stretches of its outline, which survive an
+    arm or clutter touching the board); the triangle whose sides the outline follows best
+    wins.
     """
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, cfg.locate_long_side_px / max(h, w))
@@ -284,7 +290,7 @@ def outline_candidates(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, limit: i
     found: list[tuple[float, FloatArray, FloatArray, float, bool]] = []
     rel_v, rel_c = relative_value(small, cfg)
     colourless = rel_c < cfg.dark_relative_chroma
-    for level in cfg.dark_levels:
+    for level in cfg.dark_levels if levels is None else levels:
         mask = ((rel_v < level) & colourless).astype(np.uint8) * 255
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))

@@ -669,11 +669,17 @@ class BoardReader:
 
     # -- the pipeline -------------------------------------------------------------------
 
-    def locate(self, frame_bgr: NDArray[np.uint8], exclude: Sequence[BoardFit] = ()) -> BoardFit:
-        """The board's fit: the outline candidates are tried until the lattice fits one;
-        fits on the same place as one of ``exclude`` (refused before) are passed over."""
+    def locate(
+        self,
+        frame_bgr: NDArray[np.uint8],
+        exclude: Sequence[BoardFit] = (),
+        levels: Sequence[float] | None = None,
+    ) -> BoardFit:
+        """The board's fit: the outline candidates (found at the darkness ``levels``, by
+        default the config's) are tried until the lattice fits one; fits on the same place
+        as one of ``exclude`` (refused before) are passed over."""
         cfg = self.config
-        outlines = outline_candidates(frame_bgr, cfg, cfg.outline_pool)
+        outlines = outline_candidates(frame_bgr, cfg, cfg.outline_pool, levels)
         pyramid = Pyramid(frame_bgr, cfg)
         first = min(cfg.outline_candidates, len(outlines))
         # (each outline is straightened only when it is tried)
@@ -930,6 +936,12 @@ class BoardReader:
         last = self._read_located(frame_bgr, dark)
         if last.found and last.fit is not None and last.fit.points >= self.config.trust_min_points:
             return last
+        # A lamp's glare over the board lifts its black plastic to half the brightness of
+        # the table beside it or more: its outline is looked for at a paler level too,
+        # last (a pale level merges shadows and clutter with the board), held as above.
+        hazy = self._read_located(frame_bgr, frame_bgr, levels=self.config.haze_levels)
+        if hazy.found and hazy.fit is not None and hazy.fit.points >= self.config.trust_min_points:
+            return hazy
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")
@@ -950,12 +962,14 @@ class BoardReader:
         frame_bgr: NDArray[np.uint8],
         search_bgr: NDArray[np.uint8],
         refused: list[BoardFit] | None = None,
+        levels: Sequence[float] | None = None,
     ) -> BoardReading:
         """The frame read with the board located in ``search_bgr`` (the frame, or the
-        frame balanced to the light's colour), on none of the places of the fits
-        ``refused`` before; a fit the cells refuse is added to them."""
+        frame balanced to the light's colour) at the darkness ``levels`` (by default the
+        config's), on none of the places of the fits ``refused`` before; a fit the cells
+        refuse is added to them."""
         try:
-            unmoved = self.locate(search_bgr, refused or ())
+            unmoved = self.locate(search_bgr, refused or (), levels)
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
         fit = self.rescaled(search_bgr, unmoved)
