@@ -37,6 +37,14 @@ class TileGuess:
 
 
 @cache
+def set_tiles() -> tuple[tuple[Tile, ...], NDArray[np.int64]]:
+    """The set's tiles, in order, and their values (T,) (made once: a tile is built from
+    its colours each time it is asked for)."""
+    tiles = tuple(st.tile for st in SPECTRANGLE36.tiles)
+    return tiles, np.array([t.value for t in tiles], dtype=np.int64)
+
+
+@cache
 def arrangements() -> tuple[tuple[Tile, tuple[Colour, Colour, Colour]], ...]:
     """Every (tile, edge colours) that a tile of the set can show, mirror images included."""
     out = []
@@ -49,7 +57,7 @@ def arrangements() -> tuple[tuple[Tile, tuple[Colour, Colour, Colour]], ...]:
 @cache
 def _arrangement_index() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """(colour index per edge for each arrangement (A, 3), tile index per arrangement (A,))."""
-    tiles = [st.tile for st in SPECTRANGLE36.tiles]
+    tiles = list(set_tiles()[0])
     colours = np.array([[TILE_COLOURS.index(c) for c in e] for _, e in arrangements()])
     tile_idx = np.array([tiles.index(t) for t, _ in arrangements()])
     return colours, tile_idx
@@ -94,8 +102,7 @@ def identify(
     if n == 0:
         return []
     colours, tile_idx = _arrangement_index()
-    tiles = [st.tile for st in SPECTRANGLE36.tiles]
-    values = np.array([t.value for t in tiles])
+    tiles, values = set_tiles()
     # cost[c, a] = mean over edges of the distance to the arrangement's colour.
     per_edge = sector_costs[:, np.arange(3)[None, :], colours]  # (N, A, 3)
     cost = per_edge.mean(axis=2)  # (N, A)
