@@ -1085,7 +1085,7 @@ class BoardReader:
         # inside the search the most (they pin the lattice; were most at its edge, the
         # lattice itself would be off, and a disc further off may be another cell's).
         search = self.numerals.params.search_units
-        edge = good & (np.linalg.norm(offsets, axis=1) >= 0.8 * search)
+        edge = good & (np.linalg.norm(offsets, axis=1) >= cfg.disc_refit_edge * search)
         if cfg.disc_refit_far_min <= edge.sum() <= good.sum() / 2 and "canvas" in details:
             canvas_bgr, ppu = details["canvas"]
             far, seen = self.numerals.far_discs(
@@ -1147,8 +1147,9 @@ class BoardReader:
 
         ``details``, when given, is filled with the intermediate measurements of the tile
         candidates (``candidates``, sector ``labs``, ``costs``, ``worst``, ``disc`` stats,
-        ``disc_offsets`` and ``disc_contrast``): the lattice refit on the discs and the
-        calibration's colour learning use them; and with the cells whose window is seen
+        ``disc_offsets`` and ``disc_contrast``, and the ``canvas`` they were read on with
+        its px per unit, to look for discs further off): the lattice refit on the discs
+        and the calibration's colour learning use them; and with the cells whose window is seen
         (``windows``), clearly so (``clear_windows``: a window explains it much better than
         a tile does) and unmistakable (``plain_windows``), (36,) bool each; the bonus cells
         told empty by their numerals (``bonus_seen``); the ``veils`` of glare taken off the
