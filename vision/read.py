@@ -1224,13 +1224,19 @@ class BoardReader:
 
         # A dark tile (all purple, say) at a low resolution: its disc's light halo and
         # numeral look like a window's light triangle, and its own dark colour like the
-        # plastic of most of its frame. The numeral, which no window shows, tells it.
+        # plastic of most of its frame. The numeral, which no window shows, tells it. So
+        # it does for a tile whose dark sectors or a deep shadow make its frame look like
+        # plastic, where no window is seen (an empty cell over a dark cloth shows none
+        # either): not empty, and a tile if its colours show.
         unsure = np.flatnonzero(
             seen
-            & windows
-            & ~plain_windows
-            & (fills > cfg.occupancy_max_empty_fill)
-            & (fills < cfg.window_max_fill)
+            & (
+                windows
+                & ~plain_windows
+                & (fills > cfg.occupancy_max_empty_fill)
+                & (fills < cfg.window_max_fill)
+                | ~windows & (fills <= cfg.occupancy_max_empty_fill)
+            )
         )
         numeral_seen = np.zeros(len(cell_zones), dtype=bool)
         if len(unsure):
@@ -1283,7 +1289,7 @@ class BoardReader:
             # Sectors unlike the plastic; one nearly as dark (purple or blue in dim or
             # tungsten light) makes the reading weak, like a frame partly dark.
             coloured = bool((sec_levels[i] > cfg.dim_sector_distance).all())
-            if coloured and fill > cfg.occupancy_max_empty_fill:
+            if coloured and (fill > cfg.occupancy_max_empty_fill or numeral_seen[i]):
                 # A frame partly dark (a dark tile in shadow, or a hand's edge): a tile if
                 # its disc and numeral say so clearly, below.
                 strong = fill >= cfg.occupancy_min_fill and bool(
@@ -1293,7 +1299,7 @@ class BoardReader:
                 notes.append("" if strong else COVERED)
                 weak.append(not strong)
                 candidates.append(i)
-            elif fill <= cfg.occupancy_max_empty_fill:
+            elif fill <= cfg.occupancy_max_empty_fill and not numeral_seen[i]:
                 states.append(EMPTY)
                 notes.append("")
             else:

@@ -259,6 +259,22 @@ def test_an_arm_over_most_tiles_does_not_set_the_white_of_the_others(bgr: tuple[
         assert reading.cells[i].placement == plain.cells[i].placement, reading.cells[i]
 
 
+@pytest.mark.parametrize("cell", [9, 11, 12])
+def test_a_tile_in_a_shadow_as_dark_as_the_plastic_is_not_read_empty(cell: int) -> None:
+    """A shadow a fifth as bright over a tile with purple sectors makes its whole face as
+    dark as the plastic, like an empty cell over a dark table; but its numeral still
+    shows, which no window does: the cell is not empty (the tile, or unknown)."""
+    frame = load_image(str(STILLS / "02.jpg"))
+    plain = reading_of("02")
+    assert plain.fit is not None and plain.cells[cell].state == "tile"
+    side = float(np.linalg.norm(plain.fit.corners[0] - plain.fit.corners[1])) / 6
+    centre = project(plain.fit.homography, CENTROIDS[cell][None])[0]
+    shaded = reader().read(shadow(frame, centre, 0.7 * side, 0.2), plain.fit)
+    assert shaded.cells[cell].state != "empty"
+    if shaded.cells[cell].state == "tile":
+        assert shaded.cells[cell].placement == plain.cells[cell].placement
+
+
 def test_glare_on_the_plastic_leaves_empty_cells_empty() -> None:
     """A lamp's glare over the empty part of the board brightens the black frames of the
     empty cells: their windows still show, so they stay empty, and no tile appears."""
