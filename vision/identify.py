@@ -158,7 +158,8 @@ def numeral_trust(
     The tiles its colours name plainly (alone, with a margin of ``plain_margin`` over any
     other tile and a cost within ``plain_cost``; not the joker, whose white has no hue)
     and whose numeral reads a value say how often a numeral reads its tile's value here:
-    ``p`` (one more right and one more wrong counted, for the few there are). A numeral
+    ``p``, each numeral counted as clearly as it reads (one more right and one more wrong
+    counted, for the few there are). A numeral
     read so is evidence by the odds of its value against each of the five others,
     ``5 p / (1 - p)``; the trust is the log of those odds against the odds of a sharp
     photo's ``sharp_agreement``, from 0 (no better than chance) to 1. Motion blur makes a
@@ -176,6 +177,16 @@ def numeral_trust(
     >>> ones = np.tile(np.r_[0.0, 1.0, 1.0, 1.0, 1.0, 1.0], (5, 1))
     >>> numeral_trust(costs, ones, 5.0, 20.0, 5, 0.85)
     0.0
+
+    Each numeral counts as clearly as it reads (the spread of its costs): two faint ones
+    reading 1 among three clear 6s leave the numerals nearly as trusted as five 6s; two
+    clear ones, not.
+
+    >>> mixed = np.vstack([sixes[:3], 0.1 * ones[:2]])
+    >>> round(numeral_trust(costs, mixed, 5.0, 20.0, 5, 0.85), 2)
+    0.92
+    >>> round(numeral_trust(costs, np.vstack([sixes[:3], ones[:2]]), 5.0, 20.0, 5, 0.85), 2)
+    0.57
     """
     guesses = identify(sector_costs, None, 0.0, alternatives_kept=0)
     numerals = read_numerals(numeral_costs)
@@ -189,7 +200,10 @@ def numeral_trust(
     ]
     if len(plain) < min_tiles:
         return 1.0
-    agree = sum(numerals[k] == guesses[k].tile.value for k in plain)
-    p = (agree + 1.0) / (len(plain) + 2.0)
+    # Each numeral counts as clearly as it reads (its costs' spread: its legibility).
+    weight = np.ptp(numeral_costs[plain], axis=1)
+    agree = np.array([numerals[k] == guesses[k].tile.value for k in plain])
+    unit = float(weight.mean())
+    p = (float(weight[agree].sum()) + unit) / (float(weight.sum()) + 2.0 * unit)
     odds = math.log(max(5.0 * p / (1.0 - p), 1.0))
     return float(min(odds / math.log(5.0 * sharp_agreement / (1.0 - sharp_agreement)), 1.0))
