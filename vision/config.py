@@ -194,7 +194,6 @@ class ReaderConfig:
     disc_refit_check_points: int  # so many far lattice points at least for the check
     disc_refit_rounds: int  # refits at most (each from the discs seen on the last)
     disc_refit_edge: float  # a disc this share of the numeral's search off is at its edge
-    disc_refit_search: float
     disc_refit_far_min: int
     max_residual_units: float
     trust_min_points: int

@@ -28,6 +28,13 @@ CENTRE: FloatArray = PLAY_CORNERS.mean(axis=0)
 CENTROIDS: FloatArray = np.array([c.centroid for c in GEOMETRY])
 VERTICES: FloatArray = np.array([c.vertices for c in GEOMETRY])  # (36, 3, 2)
 UP: NDArray[np.bool_] = np.array([c.orientation == "up" for c in GEOMETRY])
+#: Half the distance between the discs (centroids) of two cells sharing an edge, board
+#: units: a disc found nearer its cell's centroid than that is no neighbour's.
+NEIGHBOUR_HALF: float = 0.5 * float(
+    np.linalg.norm(CENTROIDS[:, None] - CENTROIDS[None], axis=2)[
+        ~np.eye(len(CENTROIDS), dtype=bool)
+    ].min()
+)
 BONUS: NDArray[np.int64] = np.array([c.bonus for c in GEOMETRY])
 #: Midpoint of each cell's left, right and base edge: shape (36, 3, 2) in EDGE_ORDER.
 EDGE_MIDPOINTS: FloatArray = np.array([[c.edge_midpoint(e) for e in EDGE_ORDER] for c in GEOMETRY])

@@ -435,15 +435,22 @@ class NumeralReader:
         (N,), and where the disc was found (N, 2), board units from the cell centroid (a
         per-cell lattice error signal; meaningful where the contrast is high). ``size``: a
         numeral that many times as big as a tile's (a bonus cell's)."""
-        canvas = Canvas(ppu)
-        centres = canvas.to_canvas(CENTROIDS[np.asarray(cells, dtype=np.int64)])
-        scale = self.params.norm_radius_px / (cfg.disc_radius * ppu * size)
+        idx, centres, scale = self._discs_on(cells, ppu, cfg, size)
         grey = grey_of(canvas_bgr)
-        up = UP[np.asarray(cells, dtype=np.int64)]
+        up = UP[idx]
         scores, contrast, offsets = read_scores(
             grey, centres, up, scale, self.params, self.banks, self.blur_index(scale)
         )
         return scores, contrast, offsets / (scale * ppu)
+
+    def _discs_on(
+        self, cells: list[int], ppu: int, cfg: ReaderConfig, size: float = 1.0
+    ) -> tuple[NDArray[np.int64], FloatArray, float]:
+        """The listed cells (N,), their discs' nominal centres (N, 2) on a ``Canvas(ppu)``,
+        and the normalised px per canvas px of a numeral ``size`` times a tile's."""
+        idx = np.asarray(cells, dtype=np.int64)
+        scale = self.params.norm_radius_px / (cfg.disc_radius * ppu * size)
+        return idx, Canvas(ppu).to_canvas(CENTROIDS[idx]), scale
 
     def far_discs(
         self,
@@ -457,11 +464,8 @@ class NumeralReader:
         than a numeral's own search), (N, 2) board units from their centroids, and whether
         a numeral reads clearly there (N,) (a disc, not some other ring-like spot)."""
         params = self.params
-        canvas = Canvas(ppu)
-        idx = np.asarray(cells, dtype=np.int64)
-        centres = canvas.to_canvas(CENTROIDS[idx])
-        scale = params.norm_radius_px / (cfg.disc_radius * ppu)
-        search = search_units / 0.125 * params.norm_radius_px
+        idx, centres, scale = self._discs_on(cells, ppu, cfg)
+        search = search_units * ppu * scale  # normalised px
         ring = ring_kernel(params)
         half = math.floor(search) + ring.shape[0] // 2 + 1
         grey = grey_of(canvas_bgr)

@@ -51,7 +51,15 @@ from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify, numeral_trust, read_numerals
 from vision.locate import Outline, outline_candidates
-from vision.model import BONUS, CENTROIDS, GEOMETRY, Canvas, FloatArray, outer_corners
+from vision.model import (
+    BONUS,
+    CENTROIDS,
+    GEOMETRY,
+    NEIGHBOUR_HALF,
+    Canvas,
+    FloatArray,
+    outer_corners,
+)
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
     LATTICE_SHIFTS,
@@ -1083,13 +1091,14 @@ class BoardReader:
         # they are a few (``disc_refit_far_min``; one alone is as likely a disc the search
         # barely sees, and further off a spot of something else) and the discs found well
         # inside the search the most (they pin the lattice; were most at its edge, the
-        # lattice itself would be off, and a disc further off may be another cell's).
+        # lattice itself would be off, and a disc further off may be another cell's). They
+        # are looked for up to half way to a neighbour's disc: one found is this cell's.
         search = self.numerals.params.search_units
         edge = good & (np.linalg.norm(offsets, axis=1) >= cfg.disc_refit_edge * search)
         if cfg.disc_refit_far_min <= edge.sum() <= good.sum() / 2 and "canvas" in details:
             canvas_bgr, ppu = details["canvas"]
             far, seen = self.numerals.far_discs(
-                canvas_bgr, cells[edge].tolist(), ppu, cfg, cfg.disc_refit_search
+                canvas_bgr, cells[edge].tolist(), ppu, cfg, NEIGHBOUR_HALF
             )
             offsets = offsets.copy()
             offsets[np.flatnonzero(edge)[seen]] = far[seen]
@@ -1395,7 +1404,7 @@ class BoardReader:
         )
         numeral_costs = scores_to_costs(num_scores, num_contrast, self.numerals.params)
 
-        def judge(veils: FloatArray) -> _Judged:
+        def judge(veils: FloatArray, trust: float | None = None) -> _Judged:
             return self._judge(
                 np.stack(sector_lin) - veils[:, None, :],
                 replace(stats, dark=stats.dark - veils),
@@ -1404,6 +1413,7 @@ class BoardReader:
                 gains,
                 chroma,
                 numeral_costs,
+                trust,
             )
 
         judged = judge(np.zeros_like(whites))
@@ -1413,11 +1423,11 @@ class BoardReader:
             # shows: its navy disc as much as its colours. Taken away as the disc tells,
             # where the tile's numeral then vouches for the tile so read: a hand's
             # "disc" tells no veil, and under it no numeral reads.
-            veiled = judge(veils)
+            veiled = judge(veils, judged.trust)
             taken = np.array([vouched(g, cfg) for g in veiled.guesses]) & (veils > 0).any(axis=1)
             if taken.any():
                 veils[~taken] = 0.0
-                judged = judge(veils)
+                judged = judge(veils, judged.trust)
         labs = judged.labs
         guesses, first_guesses, seen_palette = judged.guesses, judged.first, judged.seen_palette
         disc_contrasts, disc_navy, fit_share = judged.contrasts, judged.navy, judged.fit_share
@@ -1503,23 +1513,27 @@ class BoardReader:
         gains: FloatArray,
         chroma: float,
         numeral_costs: FloatArray,
+        trust: float | None = None,
     ) -> _Judged:
         """The candidates' tiles named from their sectors ``sector_lin`` (K, 3, 3) linear
         RGB and numerals' costs, under the light ``whites`` (K, 3) and tint; and their
-        discs judged, with the share of blur that fits the plain tiles' discs."""
+        discs judged, with the share of blur that fits the plain tiles' discs. The
+        numerals weigh as much as the photo's plain tiles show they read right
+        (:func:`numeral_trust`), measured here unless ``trust`` (a property of the photo,
+        measured once) is given."""
         cfg = self.config
         sectors = normalise(sector_lin, black, whites[:, None, :]) * gains  # (K, 3, 3)
         labs = _scaled_chroma(linear_rgb_to_lab(sectors), chroma)
         sector_costs = self._sector_costs(labs, self.prototypes)
-        # The numerals weigh as much as the photo's plain tiles show they read right.
-        trust = numeral_trust(
-            sector_costs,
-            numeral_costs,
-            cfg.vouched_min_margin,
-            cfg.plain_max_cost,
-            cfg.disc_blur_min_tiles,
-            cfg.numeral_sharp_agreement,
-        )
+        if trust is None:
+            trust = numeral_trust(
+                sector_costs,
+                numeral_costs,
+                cfg.vouched_min_margin,
+                cfg.plain_max_cost,
+                cfg.disc_blur_min_tiles,
+                cfg.numeral_sharp_agreement,
+            )
         numeral_costs = numeral_costs * trust
         guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
         first_guesses = guesses

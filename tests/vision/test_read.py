@@ -631,7 +631,7 @@ def test_a_fit_bent_off_at_one_corner_is_refitted_on_discs_found_further_off() -
         return sum(reading.cells[c.index].placement == c.placement for c in tiles)
 
     assert kept(reader()) == len(tiles)
-    narrow = replace(default_config(), disc_refit_search=reader().numerals.params.search_units)
+    narrow = replace(default_config(), disc_refit_far_min=len(tiles) + 1)
     assert kept(BoardReader(narrow)) < len(tiles) - 3
 
 
