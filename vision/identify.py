@@ -91,12 +91,45 @@ def identify(
     numeral_costs: FloatArray | None,
     numeral_weight: float,
     alternatives_kept: int = 8,
+    reject_cost: float | None = None,
+    refused: NDArray[np.bool_] | None = None,
 ) -> list[TileGuess]:
     """Assign distinct tiles to cells.
 
     ``sector_costs``: (N, 3, 6) colour distance of each cell's left/right/base sector to
     each tile colour. ``numeral_costs``: (N, 6) cost of reading values 1..6 (or None).
-    Returns one guess per cell, in order, each with its ``alternatives_kept`` best readings.
+    ``reject_cost``: the cost past which a reading names no tile (it is refused as one):
+    in the assignment no pairing costs more, so that a cell unlike every tile (a palm)
+    does not win a tile from the cell that shows it only because it has nothing else to
+    take. A cell left with a tile past it is named by its cheapest tile no other cell
+    holds. ``refused``: (N, T) bool, the pairings of a cell with a tile (in
+    :func:`set_tiles` order) that would be refused whatever their cost (no navy disc,
+    or white with no disc or numeral of the joker's): in the assignment they cost
+    ``reject_cost`` too (so that a palm takes no joker from the joker), and a cell
+    left with one is named as one past it. Returns one guess per cell, in order, each
+    with its ``alternatives_kept`` best readings.
+
+    The joker and a palm nearly as white, unlike all else: the total cost gives the
+    joker to the palm (the joker's second best is cheaper than the palm's), unless
+    costs past rejection are all alike.
+
+    >>> joker, palm = np.full((3, 6), 40.0), np.full((3, 6), 60.0)
+    >>> joker[:, TILE_COLOURS.index(Colour.WHITE)] = 1.0
+    >>> palm[:, TILE_COLOURS.index(Colour.WHITE)] = 6.0
+    >>> [g.tile.is_joker for g in identify(np.stack([palm, joker]), None, 0.0)]
+    [True, False]
+    >>> [g.tile.is_joker for g in identify(np.stack([palm, joker]), None, 0.0, reject_cost=38)]
+    [False, True]
+
+    A palm whiter than the joker takes it even so, unless it could not be the joker:
+
+    >>> palm[:, TILE_COLOURS.index(Colour.WHITE)] = 0.5
+    >>> [g.tile.is_joker for g in identify(np.stack([palm, joker]), None, 0.0, reject_cost=38)]
+    [True, False]
+    >>> no_joker = np.zeros((2, len(set_tiles()[0])), dtype=bool)
+    >>> no_joker[0, [t.is_joker for t in set_tiles()[0]]] = True
+    >>> [g.tile.is_joker for g in identify(np.stack([palm, joker]), None, 0.0, 8, 38, no_joker)]
+    [False, True]
     """
     n = len(sector_costs)
     if n == 0:
@@ -114,9 +147,23 @@ def identify(
     pick = grouped.argmin(axis=2)  # (N, T)
     best_cost = np.take_along_axis(grouped, pick[..., None], axis=2)[..., 0]
     best_arr = by_tile[np.arange(len(by_tile))[None, :], pick]
-    rows, cols = linear_sum_assignment(best_cost)
+    capped = best_cost
+    if reject_cost is not None:
+        capped = np.minimum(best_cost, reject_cost)
+        if refused is not None:
+            capped = np.where(refused, reject_cost, capped)
+    rows, cols = linear_sum_assignment(capped)
     chosen = np.empty(n, dtype=np.int64)
     chosen[rows] = cols
+    if reject_cost is not None:
+        past = best_cost[np.arange(n), chosen] > reject_cost
+        if refused is not None:
+            past |= refused[np.arange(n), chosen]
+        held = set(chosen[~past].tolist())
+        for c in np.flatnonzero(past):
+            t = next(int(k) for k in np.argsort(best_cost[c], kind="stable") if int(k) not in held)
+            chosen[c] = t
+            held.add(t)
     # Every cell's runner-up (the cheapest other tile), numeral and alternatives at once.
     others = best_cost.copy()
     others[np.arange(n), chosen] = np.inf

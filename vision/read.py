@@ -49,7 +49,7 @@ from vision.colour import (
 )
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
-from vision.identify import TileGuess, identify, numeral_trust, read_numerals
+from vision.identify import TileGuess, identify, numeral_trust, read_numerals, set_tiles
 from vision.locate import Outline, outline_candidates
 from vision.model import (
     BONUS,
@@ -1535,7 +1535,27 @@ class BoardReader:
                 cfg.numeral_sharp_agreement,
             )
         numeral_costs = numeral_costs * trust
-        guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight)
+        # A reading past colour_reject_distance is refused, whatever else it shows: no
+        # pairing costs more in the assignment.
+        reject = cfg.colour_reject_distance
+        guesses = identify(sector_costs, numeral_costs, cfg.numeral_weight, reject_cost=reject)
+        disc_contrasts, disc_navy = self._discs(
+            stats, black, whites, gains, chroma, sectors.mean(axis=1)
+        )
+        # Each tile exists once, but only a cell that could hold it competes for it: one
+        # with no disc holds none, and a palm as white as the joker without the joker's
+        # navy disc or numeral takes it from no joker.
+        refused = self._refused_pairings(
+            disc_contrasts,
+            disc_navy[:, self._blur_share(guesses, disc_navy)],
+            labs[:, :, 0].mean(axis=1),
+            read_numerals(numeral_costs),
+        )
+        tile_index = {t: j for j, t in enumerate(set_tiles()[0])}
+        if any(refused[k, tile_index[g.tile]] for k, g in enumerate(guesses)):
+            guesses = identify(
+                sector_costs, numeral_costs, cfg.numeral_weight, reject_cost=reject, refused=refused
+            )
         first_guesses = guesses
         seen_palette = self._seen_palette(labs, guesses)
         if seen_palette is not None:
@@ -1544,29 +1564,14 @@ class BoardReader:
             # printed stay so.
             seen_costs = self._sector_costs(labs, seen_palette)
             guesses = identify(
-                np.minimum(sector_costs, seen_costs), numeral_costs, cfg.numeral_weight
+                np.minimum(sector_costs, seen_costs),
+                numeral_costs,
+                cfg.numeral_weight,
+                reject_cost=reject,
+                refused=refused,
             )
-        disc_contrasts, disc_navy = self._discs(
-            stats, black, whites, gains, chroma, sectors.mean(axis=1)
-        )
-        # How much blur mixes the numeral's white into the navy is one property of the
-        # photo: the share that fits best the discs of the tiles plain from their colours
-        # or their numeral (not a hand's "disc"). A little is no blur (the disc's halo),
-        # and a few tiles do not tell: pure navy is asked for then.
-        plain = [
-            k
-            for k, g in enumerate(guesses)
-            if not g.tile.is_joker and (g.numeral == g.tile.value or g.cost <= cfg.plain_max_cost)
-        ]
-        fit_share = 0
-        if len(plain) >= cfg.disc_blur_min_tiles:
-            mixes = disc_navy[plain]  # (K', shares)
-            fit_share = int(np.argmin(np.median(mixes, axis=0)))
-            if (
-                self.navy_shares[fit_share] < cfg.disc_blur_min_white
-                and self.colour_shares[fit_share] < cfg.disc_blur_min_white
-            ):
-                fit_share = 0
+        plain = self._plain(guesses)
+        fit_share = self._blur_share(guesses, disc_navy)
         return _Judged(
             sectors,
             labs,
@@ -1579,6 +1584,63 @@ class BoardReader:
             plain,
             trust,
         )
+
+    def _plain(self, guesses: list[TileGuess]) -> list[int]:
+        """The candidates plain from their colours or their numeral (not the joker)."""
+        cfg = self.config
+        return [
+            k
+            for k, g in enumerate(guesses)
+            if not g.tile.is_joker and (g.numeral == g.tile.value or g.cost <= cfg.plain_max_cost)
+        ]
+
+    def _blur_share(self, guesses: list[TileGuess], disc_navy: FloatArray) -> int:
+        """How much blur mixes the numeral's white into the navy: one property of the
+        photo, the share (an index into the shares tried) that fits best the discs
+        ``disc_navy`` (K, S) of the tiles :meth:`_plain` among ``guesses`` (not a hand's
+        "disc"). A little is no blur (the disc's halo), and a few tiles do not tell: pure
+        navy is asked for then (0)."""
+        cfg = self.config
+        plain = self._plain(guesses)
+        if len(plain) < cfg.disc_blur_min_tiles:
+            return 0
+        share = int(np.argmin(np.median(disc_navy[plain], axis=0)))
+        if (
+            self.navy_shares[share] < cfg.disc_blur_min_white
+            and self.colour_shares[share] < cfg.disc_blur_min_white
+        ):
+            return 0
+        return share
+
+    def _refused_pairings(
+        self,
+        contrast: FloatArray,
+        navy: FloatArray,
+        lightness: FloatArray,
+        numerals: list[int | None],
+    ) -> NDArray[np.bool_]:
+        """(K, T) bool: the candidates' pairings with the set's tiles that
+        :func:`tile_doubt` refuses whatever they cost: every tile on a cell whose disc
+        shows no contrast (``contrast`` (K,)), and the joker on one whose disc is not
+        navy (``navy`` (K,)), whose sectors are darker than the joker's white
+        (``lightness`` (K,) mean L*), or whose numeral reads another value than 1 (or
+        none, where the disc and whiteness do not tell the joker alone)."""
+        cfg = self.config
+        tiles = set_tiles()[0]
+        out = np.zeros((len(contrast), len(tiles)), dtype=bool)
+        out[contrast < cfg.disc_min_contrast, :] = True
+        read = np.array([v is not None for v in numerals], dtype=bool)
+        one = np.array([v == 1 for v in numerals], dtype=bool)
+        told = (
+            ~read
+            & (navy <= cfg.joker_unread_max_navy)
+            & (lightness >= cfg.joker_unread_min_lightness)
+        )
+        no_joker = (
+            ~(one | told) | (navy > cfg.disc_max_navy) | (lightness < cfg.joker_min_lightness)
+        )
+        out[:, [t.is_joker for t in tiles]] |= no_joker[:, None]
+        return out
 
     def _veils(
         self,

@@ -7,7 +7,7 @@ import pytest
 
 from engine import Colour, Tile
 from vision.colour import TILE_COLOURS
-from vision.identify import identify
+from vision.identify import identify, set_tiles
 
 R, G, B, Y, P, W = (
     Colour.RED,
@@ -70,3 +70,45 @@ def test_each_tile_is_named_once() -> None:
     first, second = identify(costs, None, 10.0)
     assert first.tile == Tile.from_notation("RRR6")
     assert second.tile != first.tile
+
+
+def _white_cell(white: float, others: float) -> np.ndarray:
+    """(3, 6) colour costs of a cell ``white`` from white on each edge, ``others`` from
+    every other colour."""
+    out = np.full((3, len(TILE_COLOURS)), others)
+    out[:, TILE_COLOURS.index(W)] = white
+    return out
+
+
+@pytest.mark.parametrize(
+    ("palm", "joker", "reject", "palm_refused", "joker_wins"),
+    [
+        # (the palm's costs, the joker's, reject_cost, the palm may not be the joker)
+        # Plain assignment: the palm has nothing else to take, so it takes the joker.
+        ((6.0, 60.0), (1.0, 40.0), None, False, False),
+        # Costs past rejection alike: the whiter cell keeps the joker.
+        ((6.0, 60.0), (1.0, 40.0), 38.0, False, True),
+        ((0.5, 60.0), (1.0, 40.0), 38.0, False, False),
+        # A palm told not to be the joker (no navy disc, no numeral 1) takes it from none.
+        ((0.5, 60.0), (1.0, 40.0), 38.0, True, True),
+        # Both well within rejection: the cheapest total, as before.
+        ((6.0, 20.0), (1.0, 30.0), 38.0, False, True),
+    ],
+)
+def test_a_cell_unlike_every_tile_takes_none_from_the_tile_shown(
+    palm: tuple[float, float],
+    joker: tuple[float, float],
+    reject: float | None,
+    palm_refused: bool,
+    joker_wins: bool,
+) -> None:
+    costs = np.stack([_white_cell(*palm), _white_cell(*joker)])
+    refused = None
+    if palm_refused:
+        refused = np.zeros((2, len(set_tiles()[0])), dtype=bool)
+        refused[0, [t.is_joker for t in set_tiles()[0]]] = True
+    palm_guess, joker_guess = identify(costs, None, 10.0, reject_cost=reject, refused=refused)
+    assert joker_guess.tile.is_joker is joker_wins
+    assert palm_guess.tile.is_joker is not joker_wins
+    if not joker_wins:  # named by elimination: its runner-up is the joker, far cheaper
+        assert joker_guess.runner_up < joker_guess.cost
