@@ -274,25 +274,37 @@ def disc_windows(
 
     ``grey``: (H, W) uint8; ``centres``: (N, 2) float canvas pixels; ``scale``: normalised px
     per canvas px. Returns (N, 2 * half + 1, 2 * half + 1) float32, the centre at
-    ``[half, half]``; outside the canvas the border is replicated.
+    ``[half, half]``; outside the canvas the border is replicated. With ``blur_px`` each
+    window is blurred on its own (its edges reflected, as ``cv2.GaussianBlur`` does).
     """
     side = 2 * half + 1
-    out = np.empty((len(centres), side, side), np.float32)
+    n = len(centres)
     inv = 1.0 / scale
-    for i, (cx, cy) in enumerate(centres):
-        m = np.array([[inv, 0.0, cx - half * inv], [0.0, inv, cy - half * inv]])
-        win = cv2.warpAffine(
+    affine = np.zeros((n, 2, 3))  # window px -> canvas px, per window
+    affine[:, 0, 0] = affine[:, 1, 1] = inv
+    affine[:, :, 2] = centres - half * inv
+    # One warp per window (a remap of them all interpolates differently); each is written
+    # into its rows of one stack, ``pad`` rows apart for the blur.
+    pad = math.ceil(4.0 * blur_px + 1.0) if blur_px > 0 and n else 0
+    stack = np.empty((n, side + 2 * pad, side), np.uint8)
+    for i in range(n):
+        cv2.warpAffine(
             grey,
-            m,
+            affine[i],
             (side, side),
+            dst=stack[i, pad : pad + side],
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        out[i] = win
-    if blur_px > 0:
-        for i in range(len(out)):
-            out[i] = cv2.GaussianBlur(out[i], (0, 0), blur_px)
-    return out
+    if not pad:
+        return stack.astype(np.float32)
+    # Each window's own rows reflected into its pad (BORDER_REFLECT_101): one blur of the
+    # stack then gives every window exactly its own blur (the columns' border is the stack's).
+    stack[:, :pad] = stack[:, 2 * pad : pad : -1]
+    stack[:, pad + side :] = stack[:, pad + side - 2 : side - 2 : -1]
+    tall = stack.reshape(-1, side).astype(np.float32)
+    blurred = cv2.GaussianBlur(tall, (0, 0), blur_px).reshape(n, side + 2 * pad, side)
+    return np.ascontiguousarray(blurred[:, pad : pad + side])
 
 
 @cache
