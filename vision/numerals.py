@@ -363,6 +363,23 @@ def find_disc(window: F32, ring: F32, search_px: float) -> tuple[int, int]:
     return int(dx), int(dy)
 
 
+@cache
+def _patch_offsets(params: NumeralParams, side: int) -> NDArray[np.int64]:
+    """(P, n_shift) int64 flat offsets, in a (side, side) window, from the disc centre to the
+    match mask's pixels (row by row) at each shift (row by row: dy, then dx, each from
+    -shift_px to shift_px)."""
+    rn = params.norm_radius_px
+    m_half = math.ceil(params.match_r * rn)
+    yy, xx = np.nonzero(disc_mask(2 * m_half + 1, params.match_r * rn))
+    s = params.shift_px
+    sy, sx = np.mgrid[-s : s + 1, -s : s + 1]
+    rows = yy[:, None] - m_half + sy.reshape(1, -1)
+    cols = xx[:, None] - m_half + sx.reshape(1, -1)
+    offsets = (rows * side + cols).astype(np.int64)
+    offsets.setflags(write=False)
+    return offsets
+
+
 def read_scores(
     grey: NDArray[np.uint8],
     centres: FloatArray,
@@ -383,40 +400,42 @@ def read_scores(
     rn = params.norm_radius_px
     search = params.search_units / 0.125 * rn  # normalised px (disc radius = 0.125 unit)
     ring = ring_kernel(params)
-    ring_half = ring.shape[0] // 2
     m_half = math.ceil(params.match_r * rn)
-    m_side = 2 * m_half + 1
-    mask = disc_mask(m_side, params.match_r * rn)
     s = params.shift_px
-    s_r = math.floor(search)
-    half = s_r + max(ring_half, m_half + s) + 1
-    windows = disc_windows(grey, centres, scale, half, params.canvas_blur_px)
+    half = math.floor(search) + max(ring.shape[0] // 2, m_half + s) + 1
+    side = 2 * half + 1
     n = len(centres)
     scores = np.zeros((n, 6))
     contrasts = np.zeros(n)
     offsets = np.zeros((n, 2))
-    patches: dict[bool, list[F32]] = {True: [], False: []}
-    owners: dict[bool, list[int]] = {True: [], False: []}
+    if n == 0:
+        return scores, contrasts, offsets
+    windows = disc_windows(grey, centres, scale, half, params.canvas_blur_px)
     found = find_discs(windows, ring, search)
-    for i, win in enumerate(windows):
-        dx, dy = found[i]
-        offsets[i] = dx, dy
-        qx, qy = half + dx, half + dy
-        sub = win[qy - m_half - s : qy + m_half + s + 1, qx - m_half - s : qx + m_half + s + 1]
-        views = np.lib.stride_tricks.sliding_window_view(sub, (m_side, m_side))
-        patches[bool(up[i])].append(views.reshape(-1, m_side, m_side)[:, mask])
-        owners[bool(up[i])].append(i)
-    n_shift = (2 * s + 1) ** 2
+    offsets[:] = found
+    # Each disc's patches at every shift, gathered at once from the stacked windows: rows
+    # (cells * shifts, P), the up cells' first, laid out pixel-major (the transpose of a C
+    # array) as the per-window masked views were, so that each row sums in the same order.
+    up = np.asarray(up, dtype=bool)
+    cells = {True: np.flatnonzero(up), False: np.flatnonzero(~up)}
+    order = np.concatenate([cells[True], cells[False]])
+    centre = order * side * side + (half + found[order, 1]) * side + (half + found[order, 0])
+    shifts = _patch_offsets(params, side)
+    n_shift = shifts.shape[1]
+    patches = windows.reshape(-1)[shifts[:, None, :] + centre[None, :, None]]
+    unit, contrast = normalise_rows(patches.reshape(len(shifts), -1).T)
+    start = 0
     for orient in (True, False):
-        if not owners[orient]:
+        idx = cells[orient]
+        if not len(idx):
             continue
         bank = banks[(orient, blur_index)]
-        unit, contrast = normalise_rows(np.concatenate(patches[orient]))
-        corr = unit @ bank.vectors.T  # (cells * shifts, 6 * K)
-        corr = corr.reshape(len(owners[orient]), n_shift, 6, bank.per_value)
-        idx = np.array(owners[orient])
-        scores[idx] = corr.max(axis=(1, 3))
-        contrasts[idx] = contrast.reshape(len(idx), n_shift).mean(axis=1)
+        rows = slice(start * n_shift, (start + len(idx)) * n_shift)
+        start += len(idx)
+        corr = unit[rows] @ bank.vectors.T  # (cells * shifts, 6 * K)
+        best = corr.reshape(len(idx), n_shift, -1).max(axis=1)  # over shifts
+        scores[idx] = best.reshape(len(idx), 6, bank.per_value).max(axis=2)
+        contrasts[idx] = contrast[rows].reshape(len(idx), n_shift).mean(axis=1)
     return scores, contrasts, offsets
 
 
