@@ -19,7 +19,19 @@ from numpy.typing import NDArray
 from engine import SPECTRANGLE36
 from vision.config import default_config
 from vision.model import CENTROIDS, UP, VERTICES, Canvas
-from vision.numerals import DOWN_ANGLES, UP_ANGLES, NumeralReader
+from vision.numerals import (
+    DOWN_ANGLES,
+    UP_ANGLES,
+    NumeralReader,
+    _search_mask,
+    disc_mask,
+    disc_windows,
+    find_discs,
+    grey_of,
+    normalise_rows,
+    read_scores,
+    ring_kernel,
+)
 
 CFG = default_config()
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,6 +252,89 @@ def test_disc_offsets_are_found(reader: NumeralReader) -> None:
     assert offsets.shape == (10, 2)
     assert (contrast > 0.1).all()
     assert np.abs(offsets - [0.06, -0.04]).max() < 0.025
+
+
+def one_by_one(
+    reader: NumeralReader, grey: NDArray[np.uint8], centres: NDArray, up: NDArray, scale: float
+) -> tuple[NDArray, NDArray, NDArray]:
+    """What ``read_scores`` computes, window by window: warp, blur, ring match, the patches at
+    each shift, their correlation with the templates."""
+    p = reader.params
+    rn = p.norm_radius_px
+    search = p.search_units / 0.125 * rn
+    ring = ring_kernel(p)
+    s_r, m_half, s = math.floor(search), math.ceil(p.match_r * rn), p.shift_px
+    m_side = 2 * m_half + 1
+    mask = disc_mask(m_side, p.match_r * rn)
+    half = s_r + max(ring.shape[0] // 2, m_half + s) + 1
+    side = 2 * half + 1
+    r = s_r + ring.shape[0] // 2
+    scores, contrasts, offsets = np.zeros((len(centres), 6)), np.zeros(len(centres)), []
+    for i, (cx, cy) in enumerate(centres):
+        inv = 1.0 / scale
+        m = np.array([[inv, 0.0, cx - half * inv], [0.0, inv, cy - half * inv]])
+        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        win = cv2.warpAffine(grey, m, (side, side), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+        win = cv2.GaussianBlur(win.astype(np.float32), (0, 0), p.canvas_blur_px)
+        sub = win[half - r : half + r + 1, half - r : half + r + 1]
+        response = cv2.matchTemplate(sub, ring, cv2.TM_CCORR)
+        response[~_search_mask(search)] = -np.inf
+        dy, dx = np.unravel_index(int(np.argmax(response)), response.shape)
+        qx, qy = half + dx - s_r, half + dy - s_r
+        offsets.append((dx - s_r, dy - s_r))
+        patch = win[qy - m_half - s : qy + m_half + s + 1, qx - m_half - s : qx + m_half + s + 1]
+        views = np.lib.stride_tricks.sliding_window_view(patch, (m_side, m_side))
+        unit, contrast = normalise_rows(views.reshape(-1, m_side, m_side)[:, mask])
+        bank = reader.banks[(bool(up[i]), 1)]
+        corr = (unit @ bank.vectors.T).reshape(len(unit), 6, bank.per_value)
+        scores[i] = corr.max(axis=(0, 2))
+        contrasts[i] = contrast.mean()
+    return scores, contrasts, np.array(offsets, dtype=np.float64).reshape(-1, 2)
+
+
+def test_read_scores_reads_each_disc_as_on_its_own(reader: NumeralReader) -> None:
+    """All discs at once (stacked windows, one blur, one ring match, one gather) read as each
+    disc read alone: discs off their centres, a flat grey patch (where the ring's best
+    candidates tie), a disc half off the canvas."""
+    rng = np.random.default_rng(8)
+    tiles = random_tiles(rng, 20)
+    ppu = 60
+    img = degrade(draw_board(ppu, tiles, rng, offset=0.05), rng, 0.8, 4.0, jpeg=80)
+    grey = grey_of(img)
+    cells = np.array([*sorted(tiles), 0, 35])
+    centres = Canvas(ppu).to_canvas(CENTROIDS[cells]) + rng.uniform(-4, 4, (len(cells), 2))
+    centres[-2] = (3.0, 3.0)  # the canvas corner: replicated border
+    grey[: ppu // 2, : ppu // 2] = 90  # flat: every candidate ties
+    centres[-1] = (-10.0, grey.shape[0] / 2)
+    scale = reader.params.norm_radius_px / (CFG.disc_radius * ppu)
+    ref = one_by_one(reader, grey, centres, UP[cells], scale)
+    got = read_scores(grey, centres, UP[cells], scale, reader.params, reader.banks, 1)
+    assert np.array_equal(got[2], ref[2])
+    assert np.allclose(got[0], ref[0], atol=1e-6, rtol=0)
+    assert np.allclose(got[1], ref[1], atol=1e-6, rtol=0)
+    empty = read_scores(grey, centres[:0], UP[:0], scale, reader.params, reader.banks, 1)
+    assert [a.shape for a in empty] == [(0, 6), (0,), (0, 2)]
+
+
+def test_stacked_windows_blur_and_ring_as_alone() -> None:
+    """The windows' one blur and one ring match give each window its own result."""
+    rng = np.random.default_rng(9)
+    grey = cv2.GaussianBlur(rng.integers(0, 256, (120, 160), dtype=np.uint8), (0, 0), 3.0)
+    centres = rng.uniform(-5, 165, (12, 2))
+    raw = disc_windows(grey, centres, 1.7, 30, 0.0)
+    blurred = disc_windows(grey, centres, 1.7, 30, 0.6)
+    for w, b in zip(raw, blurred, strict=True):
+        assert np.array_equal(cv2.GaussianBlur(w, (0, 0), 0.6), b)
+    ring = ring_kernel(NumeralReader().params)
+    blurred[3] = 100.0  # flat: a tie everywhere, the first candidate wins
+    found = find_discs(blurred, ring, 12.5)
+    r = 12 + ring.shape[0] // 2
+    for w, (dx, dy) in zip(blurred, found, strict=True):
+        response = cv2.matchTemplate(w[30 - r : 31 + r, 30 - r : 31 + r], ring, cv2.TM_CCORR)
+        response[~_search_mask(12.5)] = -np.inf
+        y, x = np.unravel_index(int(np.argmax(response)), response.shape)
+        assert (dx, dy) == (x - 12, y - 12)
+    assert find_discs(blurred[:0], ring, 12.5).shape == (0, 2)
 
 
 def test_bundled_still_through_the_reader(reader: NumeralReader) -> None:
