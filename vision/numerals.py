@@ -284,7 +284,8 @@ def disc_windows(
     affine[:, 0, 0] = affine[:, 1, 1] = inv
     affine[:, :, 2] = centres - half * inv
     # One warp per window (a remap of them all interpolates differently); each is written
-    # into its rows of one stack, ``pad`` rows apart for the blur.
+    # into its rows of one stack, ``pad`` rows apart for the blur: at least the reach of
+    # OpenCV's float Gaussian kernel (about 4 sigma a side).
     pad = math.ceil(4.0 * blur_px + 1.0) if blur_px > 0 and n else 0
     stack = np.empty((n, side + 2 * pad, side), np.uint8)
     for i in range(n):
