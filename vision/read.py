@@ -1240,10 +1240,7 @@ class BoardReader:
         unsure = np.flatnonzero(
             seen
             & (
-                windows
-                & ~plain_windows
-                & (fills > cfg.occupancy_max_empty_fill)
-                & (fills < cfg.window_max_fill)
+                windows & ~plain_windows & (fills < cfg.window_max_fill)
                 | ~windows & (fills <= cfg.occupancy_max_empty_fill)
             )
         )
