@@ -1222,19 +1222,28 @@ def test_a_band_covered_all_round_still_gives_the_plastics_black(name: str) -> N
 
 
 def test_a_lattice_the_cells_refuse_sends_the_reader_to_the_other_outlines() -> None:
-    """A board filling most of the frame with a hand over one side: the likeliest
-    outlines are triangles inside the board, and the lattice on them is refused by its
-    cells (most read as neither tile nor empty). The other outlines are tried on other
-    places, and the board is found where it lies; without that second try (nor the paler
-    outlines tried last) it is not."""
-    frame, truth = rendered(8181 * 1_000_003 + 147)
-    once = BoardReader(replace(default_config(), locate_retries=0, haze_levels=())).read(frame)
-    assert not once.found and "most cells" in once.reason
-    reading = reader().read(frame)
-    assert reading.found, reading.reason
-    assert corner_error_cells(truth, reading) < 0.25
-    placed, right = tiles_read_right(truth, reading)
-    assert placed >= 20 and right == placed
+    """The likeliest outlines lead to a lattice that its cells refuse (most read as
+    neither tile nor empty): a board filling most of the frame with a hand over one side
+    (8181/147), a large board cut off at a corner with a hand holding a tile over it
+    (7070/11). The other outlines are tried on other places, and the board is found where
+    it lies; without that second try (nor the paler outlines tried last) it is not.
+
+    Which of the scenes leads the first try astray depends on the pixels OpenCV renders
+    (4.x: the first, 5.x: the second); at least one must, and each that does is found."""
+    first_only = BoardReader(replace(default_config(), locate_retries=0, haze_levels=()))
+    tried = 0
+    for seed, min_tiles in ((8181 * 1_000_003 + 147, 20), (7070 * 1_000_003 + 11, 15)):
+        frame, truth = rendered(seed)
+        once = first_only.read(frame)
+        if once.found or "most cells" not in once.reason:
+            continue
+        tried += 1
+        reading = reader().read(frame)
+        assert reading.found, reading.reason
+        assert corner_error_cells(truth, reading) < 0.25
+        placed, right = tiles_read_right(truth, reading)
+        assert placed >= min_tiles and right == placed
+    assert tried >= 1
 
 
 def test_a_large_board_cut_off_at_two_corners_is_fitted() -> None:
