@@ -510,7 +510,13 @@ def tile_doubt(
         or guess.worst_edge > edge_limit
     ):
         return NO_TILE
-    if weak and (contrast < cfg.weak_tile_min_contrast or guess.numeral != guess.tile.value):
+    # A frame partly dark (a hand's edge, a shadow) asks for a clear disc and the value
+    # read; a faint disc (blur, the shadow) will do where the numeral vouches.
+    if (
+        weak
+        and not sure
+        and (contrast < cfg.weak_tile_min_contrast or guess.numeral != guess.tile.value)
+    ):
         return ""
     if guess.tile.is_joker and guess.numeral != guess.tile.value:
         # All white and no readable 1: a white table through a window, or glare. But a

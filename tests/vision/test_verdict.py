@@ -113,6 +113,19 @@ CASES = [
     ("no navy disc, but its numeral vouches", guess(cost=5.0), 0.6, 55.0, False, False, None),
     ("weak frame, numeral agrees", guess(), 0.6, 10.0, True, False, None),
     ("weak frame, no numeral", guess(numeral=None), 0.6, 10.0, True, False, ""),
+    # A faint disc (blur, a shadow) in a weak frame: the numeral reading the value of
+    # colours that name the tile plainly vouches for it; a value read by chance does not.
+    ("weak frame, faint disc, vouched", guess(), 0.2, 10.0, True, False, None),
+    (
+        "weak frame, faint disc, another tile close",
+        guess(runner_up=17.0),
+        0.2,
+        10.0,
+        True,
+        False,
+        "",
+    ),
+    ("weak frame, faint disc, no numeral", guess(numeral=None), 0.2, 10.0, True, False, ""),
 ]
 
 
