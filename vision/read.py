@@ -1299,9 +1299,11 @@ class BoardReader:
                 continue
             fill = float(fills[i])
             # Sectors unlike the plastic; one nearly as dark (purple or blue in dim or
-            # tungsten light) makes the reading weak, like a frame partly dark.
+            # tungsten light) makes the reading weak, like a frame partly dark. A numeral
+            # read clearly says a tile is there, however dark its sectors: it is named if
+            # its numeral vouches for the tile its colours name.
             coloured = bool((sec_levels[i] > cfg.dim_sector_distance).all())
-            if coloured and (fill > cfg.occupancy_max_empty_fill or numeral_seen[i]):
+            if (coloured and fill > cfg.occupancy_max_empty_fill) or numeral_seen[i]:
                 # A frame partly dark (a dark tile in shadow, or a hand's edge): a tile if
                 # its disc and numeral say so clearly, below.
                 strong = fill >= cfg.occupancy_min_fill and bool(
