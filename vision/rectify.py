@@ -327,6 +327,7 @@ class LatticeScorer:
             ),
             shape=(2 * n, len(pixels)),
         )
+        self.sparse_plain = self.sparse_sums[:n]  # (72, M): the plain sums alone
 
     def scores(
         self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None
@@ -353,14 +354,15 @@ class LatticeScorer:
     ) -> FloatArray:
         """:meth:`total` of each of B canvases given at :attr:`pixels` only: ``pixels`` and
         ``valids`` (B, M) float32 and uint8. Returns (B,) float64."""
-        x = pixels.astype(np.float64).T  # (M, B)
+        # (M, B) C-ordered: the sparse product takes the columns in that order
+        x = np.ascontiguousarray(pixels.T, dtype=np.float64)
         both = self.sparse_sums @ x  # (2 x 72, B): sums, and sums weighted
         sums, num = both[: len(self.starts)], both[len(self.starts) :]
-        squares = self.sparse_sums[: len(self.starts)] @ (x * x)
+        squares = self.sparse_plain @ (x * x)
         den = np.sqrt(np.maximum(squares - sums * sums / self.counts[:, None], 0.0))
         ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)  # (72, B)
         if valids is not None and valids.min() == 0:
-            holes = self.sparse_sums[: len(self.starts)] @ (valids == 0).T.astype(np.float64)
+            holes = self.sparse_plain @ np.ascontiguousarray((valids == 0).T, dtype=np.float64)
             ncc = np.where(holes == 0, ncc, 0.0)
         best = ncc.T.reshape(len(pixels), -1, 2).max(axis=2)
         return np.clip(best, 0.0, None).sum(axis=1)  # type: ignore[no-any-return]
@@ -442,6 +444,14 @@ class Pyramid:
                 best = k
         s, lv = self.levels[best]
         return s, lv, self.ones[best][1]
+
+    def level_indices(self, px_per_unit: FloatArray, ppu: float) -> NDArray[np.intp]:
+        """:meth:`for_scale`'s level, by its index in :attr:`levels`, for each of B
+        scales ``px_per_unit`` (B,) float64 at once: (B,)."""
+        scales = np.array([s for s, _ in self.levels])
+        fine = px_per_unit[:, None] * scales[None, :] >= ppu  # (B, L), as for_scale's test
+        last = len(scales) - 1 - np.argmax(fine[:, ::-1], axis=1)  # the last level fine enough
+        return np.where(fine.any(axis=1), last, 0)  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=16)
@@ -532,6 +542,11 @@ def all_valid(canvas: Canvas) -> NDArray[np.uint8]:
     return out
 
 
+#: How many homographies :func:`sample_pixels` maps at a time: their frame coordinates
+#: (float64) then stay in the processor's cache between the steps that compute them.
+SAMPLE_CHUNK = 32
+
+
 def sample_pixels(
     pyr: Pyramid,
     homographies: FloatArray,
@@ -553,27 +568,37 @@ def sample_pixels(
     c = hc[..., :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
     d = c - c[:, [1, 2, 0]]
     ppus = np.sqrt((d * d).sum(axis=2)).mean(axis=1) / 6.0
-    levels = [pyr.for_scale(float(p), canvas.ppu) for p in ppus]
+    level_of = pyr.level_indices(ppus, canvas.ppu)  # (B,)
     uv = np.hstack([pixels.astype(np.float64), np.ones((len(pixels), 1))])
-    for s in sorted({lv[0] for lv in levels}):
-        which = np.array([lv[0] == s for lv in levels])
-        _, level, ones = next(lv for lv in levels if lv[0] == s)
+    distorted = lens is not None and lens.k != 0.0
+    for index in np.unique(level_of):
+        s, level = pyr.levels[index]
+        ones = pyr.ones[index][1]
+        which = level_of == index
         m = np.diag([s, s, 1.0]) @ homographies[which] @ canvas.board_from_canvas  # (b, 3, 3)
-        p = np.tensordot(m, uv, axes=([2], [1]))  # (b, 3, M): contiguous rows are fast
-        horizon = p[:, 2] == 0
-        w = np.where(horizon, 1.0, p[:, 2]) if horizon.any() else p[:, 2]
-        x, y = p[:, 0] / w, p[:, 1] / w
-        if lens is not None and lens.k != 0.0:
-            ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
-            xy = ls.distort(np.stack([x, y], axis=-1))
-            x, y = xy[..., 0], xy[..., 1]
-        if horizon.any():  # a pixel on the horizon maps outside the frame
-            x, y = np.where(horizon, -1e6, x), np.where(horizon, -1e6, y)
-        maps = []
-        for coord in (x, y):
+        # the frame coordinates (b, M) float32, SAMPLE_CHUNK homographies at a time
+        maps = [np.empty((len(m), len(pixels)), np.float32) for _ in range(2)]
+        for lo in range(0, len(m), SAMPLE_CHUNK):
+            hi = lo + SAMPLE_CHUNK
+            p = np.tensordot(m[lo:hi], uv, axes=([2], [1]))  # (b, 3, M): contiguous rows are fast
+            horizon = p[:, 2] == 0
+            w = np.where(horizon, 1.0, p[:, 2]) if horizon.any() else p[:, 2]
             with np.errstate(over="ignore"):
-                c32 = np.ascontiguousarray(coord, dtype=np.float32)
-            maps.append(np.clip(c32, -1e6, 1e6, out=c32))  # far outside: as far as needed
+                if distorted or horizon.any():
+                    x, y = p[:, 0] / w, p[:, 1] / w
+                    if distorted:
+                        assert lens is not None
+                        ls = Lens(lens.k, (lens.centre[0] * s, lens.centre[1] * s), lens.norm * s)
+                        xy = ls.distort(np.stack([x, y], axis=-1))
+                        x, y = xy[..., 0], xy[..., 1]
+                    if horizon.any():  # a pixel on the horizon maps outside the frame
+                        x, y = np.where(horizon, -1e6, x), np.where(horizon, -1e6, y)
+                    maps[0][lo:hi], maps[1][lo:hi] = x, y
+                else:  # the quotient, float64, rounded to float32 as it is stored
+                    np.divide(p[:, 0], w, out=maps[0][lo:hi], casting="unsafe")
+                    np.divide(p[:, 1], w, out=maps[1][lo:hi], casting="unsafe")
+        for coord in maps:
+            np.clip(coord, -1e6, 1e6, out=coord)  # far outside: as far as needed
         values[which] = cv2.remap(
             level, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
         )
@@ -736,6 +761,9 @@ class MaskedNcc:
             mean = float((img * m).sum()) / max(n, 1.0)
             z = m * (img.astype(np.float64) - mean)
             self.kernels.append((self._spectrum(z), self._spectrum(m), n, float(np.linalg.norm(z))))
+        # the kernels' sum(M) and |Z| (|Z| at least 1e-12), (K,) float64, for score()
+        self.counts = np.asarray([kern[2] for kern in self.kernels])
+        self.norms = np.maximum(np.asarray([kern[3] for kern in self.kernels]), 1e-12)
 
     def _spectrum(self, image: NDArray[np.floating]) -> NDArray[np.float32]:
         """Packed (CCS) spectrum of ``image`` zero-padded to the transform size."""
@@ -748,9 +776,12 @@ class MaskedNcc:
         template with the image (H, W) less its mean (which NCC ignores): (K, 3, h, w)
         float32 over the whole transform size (h, w) ``dft_shape``, valid in the first
         ``out_shape``."""
-        centred = image.astype(np.float32) - np.float32(image.mean())
-        f1 = self._spectrum(centred)
-        f2 = self._spectrum(centred * centred)
+        # the image less its mean, then its square, zero-padded to the transform size
+        h, w = image.shape[:2]
+        pad = np.zeros(self.dft_shape, np.float32)
+        np.subtract(image, np.float32(image.mean()), out=pad[:h, :w], dtype=np.float32)
+        f1 = cv2.dft(pad)
+        f2 = cv2.dft(np.multiply(pad, pad, out=pad))
         out = np.empty((len(self.kernels), 3, *self.dft_shape), np.float32)
         prod = np.empty_like(f1)
         for k, (fz, fm, _, _) in enumerate(self.kernels):
@@ -765,8 +796,7 @@ class MaskedNcc:
         """NCC (float64) of templates ``k`` from (any selection of) their :meth:`sums`:
         ``sums`` (..., 3, ...) with ``k`` broadcasting against the dimensions before the
         3; -1 where the image is flat."""
-        n = np.asarray([kern[2] for kern in self.kernels])[k]
-        norm_z = np.maximum(np.asarray([kern[3] for kern in self.kernels])[k], 1e-12)
+        n, norm_z = self.counts[k], self.norms[k]
         lead = np.ndim(n)
         num, s, q = (np.asarray(sums[(slice(None),) * lead + (j,)], np.float64) for j in range(3))
         extra = (...,) + (None,) * (num.ndim - lead)
@@ -812,6 +842,14 @@ class _CellWindows:
     half: int  # template half size: the template is (2 half + 1) square
     side: int  # search window side, 2 r + 1
     ncc: MaskedNcc  # up tile, up window, down tile, down window templates over the box
+    on_canvas: NDArray[np.int64]  # (n,) the cells inside, in order
+    #: (n, side, side) the top row and left column, on the canvas, of the template's
+    #: square at each offset of each cell inside (broadcast from (n, side, 1), (n, 1, side))
+    rows: NDArray[np.int64]
+    cols: NDArray[np.int64]
+    #: (n, 2, 3, side^2) where the cells inside find, in ``ncc.sums``'s output flattened,
+    #: the three sums of the tile and window template of their orientation at each offset
+    gather: NDArray[np.intp]
 
 
 @lru_cache(maxsize=16)
@@ -841,7 +879,25 @@ def _cell_windows(
             int(y1[inside].max()),
         )
     shape = (box[3] - box[1], box[2] - box[0])
-    return _CellWindows(x0, y0, inside, box, half, 2 * r + 1, MaskedNcc(shape, pairs))
+    ncc = MaskedNcc(shape, pairs)
+    side = 2 * r + 1
+    on_canvas = np.flatnonzero(inside)
+    grid = np.arange(side)
+    rows = (y0[on_canvas, None] + grid)[:, :, None]
+    cols = (x0[on_canvas, None] + grid)[:, None, :]
+    # the sums' flat index: template (tile and window of the cell's orientation), sum,
+    # then the offset's place in the transform-sized output
+    dh, dw = ncc.dft_shape
+    window = (grid[:, None] * dw + grid[None, :]).ravel()  # (side^2,)
+    corner = (y0[on_canvas] - box[1]) * dw + (x0[on_canvas] - box[0])  # (n,)
+    templates = np.where(UP[on_canvas], 0, 2)[:, None] + np.arange(2)[None, :]  # (n, 2)
+    gather = (
+        (templates[:, :, None, None] * 3 + np.arange(3)[None, None, :, None]) * (dh * dw)
+        + (corner[:, None] + window[None, :])[:, None, None, :]
+    ).astype(np.intp)
+    return _CellWindows(
+        x0, y0, inside, box, half, side, ncc, on_canvas.astype(np.int64), rows, cols, gather
+    )
 
 
 def match_offsets(
@@ -866,40 +922,39 @@ def match_offsets(
     win = _cell_windows(canvas, r, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius)
     half, side = win.half, win.side
     x0, y0 = win.x0, win.y0
-    on_canvas = np.flatnonzero(win.inside)
-    # the frame's holes under the template's square at each offset of each cell: (n, side, side)
-    holes = cv2.integral((valid == 0).astype(np.uint8)).astype(np.int64)
-    grid = np.arange(side)
-    size = 2 * half + 1
-    ys = (y0[on_canvas, None] + grid)[:, :, None]
-    xs = (x0[on_canvas, None] + grid)[:, None, :]
-    free = (
-        holes[ys + size, xs + size] - holes[ys, xs + size] - holes[ys + size, xs] + holes[ys, xs]
-        == 0
-    )
-    centred = free[:, side // 2, side // 2]
-    cells, free = on_canvas[centred], free[centred]
-    if len(cells) == 0:
+    cells, gather = win.on_canvas, win.gather
+    # the offsets whose template's square is in the frame, (n, side, side); None: all
+    free: NDArray[np.bool_] | None = None
+    if len(cells) and valid.min() == 0:
+        # the frame's holes under the template's square at each offset of each cell
+        holes = cv2.integral((valid == 0).astype(np.uint8))  # (H + 1, W + 1) int32
+        size = 2 * half + 1
+        ys, xs = win.rows, win.cols
+        free = (
+            holes[ys + size, xs + size]
+            - holes[ys, xs + size]
+            - holes[ys + size, xs]
+            + holes[ys, xs]
+            == 0
+        )
+        centred = free[:, side // 2, side // 2]
+        cells, free, gather = cells[centred], free[centred], gather[centred]
+    n = len(cells)
+    if n == 0:
         return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
     bx0, by0, bx1, by1 = win.box
     sums = win.ncc.sums(value[by0:by1, bx0:bx1])  # (4, 3, h, w)
-    stride = sums.shape[3]
-    window = (grid[:, None] * stride + grid[None, :]).ravel()  # (side^2,)
-    corner = (y0[cells] - by0) * stride + (x0[cells] - bx0)  # (n,)
+    picked = sums.reshape(-1)[gather]  # (n, 2, 3, side^2)
     # templates: tile and window of each cell's orientation, (n, 2)
     templates = np.where(UP[cells], 0, 2)[:, None] + np.arange(2)[None, :]
-    picked = sums.reshape(len(sums), 3, -1)[
-        templates[:, :, None, None],
-        np.arange(3)[None, None, :, None],
-        (corner[:, None] + window[None, :])[:, None, None, :],
-    ]  # (n, 2, 3, side^2)
     flat = win.ncc.score(templates, picked)  # (n, 2, side^2)
-    flat = np.where(free.reshape(len(cells), 1, -1), flat, -2.0)
-    scores = flat.reshape(len(cells), 2, side, side)
+    if free is not None:
+        flat = np.where(free.reshape(n, 1, -1), flat, -2.0)
+    scores = flat.reshape(n, 2, side, side)
     peak = flat.argmax(axis=2)  # (n, 2), the first of equal maxima as cv2.minMaxLoc
-    peak_score = np.take_along_axis(flat, peak[:, :, None], axis=2)[:, :, 0]
+    n_idx = np.arange(n)
+    peak_score = flat[n_idx[:, None], np.arange(2)[None, :], peak]  # (n, 2)
     which = (peak_score[:, 1] > peak_score[:, 0]).astype(np.int64)
-    n_idx = np.arange(len(cells))
     score = peak_score[n_idx, which]
     loc = peak[n_idx, which]
     ly, lx = loc // side, loc % side
@@ -914,18 +969,20 @@ def match_offsets(
 
     inner_x = (lx > 0) & (lx < side - 1)
     inner_y = (ly > 0) & (ly < side - 1)
-    lxm, lxp = np.clip(lx - 1, 0, side - 1), np.clip(lx + 1, 0, side - 1)
-    lym, lyp = np.clip(ly - 1, 0, side - 1), np.clip(ly + 1, 0, side - 1)
+    # the neighbours' places, kept in the window (0 <= lx, ly < side)
+    lxm, lxp = np.maximum(lx - 1, 0), np.minimum(lx + 1, side - 1)
+    lym, lyp = np.maximum(ly - 1, 0), np.minimum(ly + 1, side - 1)
     centre = best[n_idx, ly, lx]
     px = lx + parabola(best[n_idx, ly, lxm], centre, best[n_idx, ly, lxp], inner_x)
     py = ly + parabola(best[n_idx, lym, lx], centre, best[n_idx, lyp, lx], inner_y)
-    beside_untried = (
-        ~free[n_idx, ly, lxm]
-        | ~free[n_idx, ly, lxp]
-        | ~free[n_idx, lym, lx]
-        | ~free[n_idx, lyp, lx]
-    )
-    keep = (score >= cfg.align_min_score) & ~beside_untried
+    keep = score >= cfg.align_min_score
+    if free is not None:  # not beside an offset not tried
+        keep &= (
+            free[n_idx, ly, lxm]
+            & free[n_idx, ly, lxp]
+            & free[n_idx, lym, lx]
+            & free[n_idx, lyp, lx]
+        )
     centres = canvas.to_canvas(CENTROIDS[cells])
     off = np.stack(
         [
@@ -960,21 +1017,19 @@ def fit_with_lens(
     luck of its draws, and misplaced fits by a tenth of a cell); the distortions tried are
     scored all at once (:func:`_homographies`); the one chosen is fitted again with OpenCV.
     """
-    h0, inliers = find_homography(board_pts, image_pts, cv2.USAC_DEFAULT, thresh)
-    if h0 is None:
-        raise BoardNotFoundError("no homography fits the lattice")
-    keep = inliers.ravel().astype(bool)
+    h0, keep = _usac_inliers(board_pts, image_pts, thresh)
     bp, ip = board_pts[keep], image_pts[keep]
 
-    def residual(k: float) -> tuple[float, FloatArray]:
+    def residual(k: float) -> tuple[float, FloatArray, FloatArray | None]:
+        """rms error, homography, and each point's error (None: no homography fits)."""
         und = lens.with_k(k).undistort(ip)
         h, _ = find_homography(bp, und, 0)
         if h is None:
-            return float("inf"), h0
+            return float("inf"), h0, None
         err = np.linalg.norm(lens.with_k(k).distort(project(h, bp)) - ip, axis=1)
-        return float(np.sqrt(np.mean(err**2))), h
+        return float(np.sqrt(np.mean(err**2))), h, err
 
-    best_k, (best_r, best_h) = 0.0, residual(0.0)
+    best_k, (best_r, best_h, best_err) = 0.0, residual(0.0)
     r_none = best_r
     if len(bp) >= 15 and max_k > 0:
         ks = np.linspace(-max_k, 0.0, 13)[:-1]
@@ -994,7 +1049,7 @@ def fit_with_lens(
         if rms[j] < best_r * 0.85:
             best_k, best_r = float(ks[j]), float(rms[j])
         if best_k != 0.0:
-            best_r, best_h = residual(best_k)
+            best_r, best_h, best_err = residual(best_k)
             # between the grid's steps: the vertex of the parabola through the best
             # and its neighbours (the last step's neighbour is k = 0)
             r_all = np.r_[rms, r_none]
@@ -1004,12 +1059,25 @@ def fit_with_lens(
                 den = a - 2 * b + c
                 if den > 0:
                     k_v = float(ks[j] + 0.5 * (a - c) / den * (k_all[1] - k_all[0]))
-                    r_v, h_v = residual(k_v)
+                    r_v, h_v, err_v = residual(k_v)
                     if r_v < best_r:
-                        best_k, best_r, best_h = k_v, r_v, h_v
+                        best_k, best_r, best_h, best_err = k_v, r_v, h_v, err_v
     out_lens = lens.with_k(best_k)
-    errors = np.linalg.norm(out_lens.distort(project(best_h, bp)) - ip, axis=1)
+    errors = best_err  # best_h's, as residual() measured them
+    if errors is None:  # h0's
+        errors = np.linalg.norm(out_lens.distort(project(best_h, bp)) - ip, axis=1)
     return best_h / best_h[2, 2], out_lens, keep, errors
+
+
+def _usac_inliers(
+    board_pts: FloatArray, image_pts: FloatArray, thresh: float
+) -> tuple[FloatArray, NDArray[np.bool_]]:
+    """The homography (3x3) that OpenCV's USAC fits to the points, and its inliers (N,);
+    :class:`BoardNotFoundError` when none fits."""
+    h0, inliers = find_homography(board_pts, image_pts, cv2.USAC_DEFAULT, thresh)
+    if h0 is None:
+        raise BoardNotFoundError("no homography fits the lattice")
+    return h0, inliers.ravel().astype(bool)
 
 
 def undistort_many(lens: Lens, ks: FloatArray, pts: FloatArray) -> FloatArray:
@@ -1188,10 +1256,16 @@ def refine(
         board_pts = CENTROIDS[idx]
         image_pts = lens.distort(project(current, board_pts + off))
         thresh = cfg.ransac_threshold * px_per_unit(current)
-        new, new_lens, keep, new_errors = fit_with_lens(
-            board_pts, image_pts, lens, thresh, cfg.max_lens_k
-        )
-        if len(idx) < cfg.min_cells_for_perspective or not plausible(new, cfg):
+        few = len(idx) < cfg.min_cells_for_perspective
+        if few:
+            # fit_with_lens's answer would be set aside below: only whether a homography
+            # fits at all (else it raises) is asked of it
+            _usac_inliers(board_pts, image_pts, thresh)
+        else:
+            new, new_lens, keep, new_errors = fit_with_lens(
+                board_pts, image_pts, lens, thresh, cfg.max_lens_k
+            )
+        if few or not plausible(new, cfg):
             # Too few points to pin the perspective down: keep it, correct the rest.
             new, keep, new_errors = _affine_update(current, board_pts, image_pts, lens, thresh)
             new_lens = lens
