@@ -362,8 +362,11 @@ class LatticeScorer:
         den = np.sqrt(np.maximum(squares - sums * sums / self.counts[:, None], 0.0))
         ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)  # (72, B)
         if valids is not None and valids.min() == 0:
-            holes = self.sparse_plain @ np.ascontiguousarray((valids == 0).T, dtype=np.float64)
-            ncc = np.where(holes == 0, ncc, 0.0)
+            # a template with a pixel outside the frame counts 0, in the canvases with one
+            cut = np.flatnonzero(valids.min(axis=1) == 0)
+            outside = (valids[cut] == 0)[:, self.inverse]  # (b, template pixels)
+            holes = np.logical_or.reduceat(outside, self.starts, axis=1)  # (b, 72)
+            ncc[:, cut] = np.where(holes.T, 0.0, ncc[:, cut])
         best = ncc.T.reshape(len(pixels), -1, 2).max(axis=2)
         return np.clip(best, 0.0, None).sum(axis=1)  # type: ignore[no-any-return]
 
@@ -726,8 +729,18 @@ def lattice_scores(pyr: Pyramid, outlines: Sequence[FloatArray], cfg: ReaderConf
     sc = scorer(SEARCH_PPU, cfg)
     grid = np.array(perspective_grid())
     hs = np.concatenate([homographies_from_corners(c, board, grid) for c in outlines])
-    values, valids = sample_pixels(pyr, hs, sc.canvas, sc.pixels)
-    return sc.totals(values, valids).reshape(len(outlines), len(grid)).max(axis=1)  # type: ignore[no-any-return]
+    totals = np.empty(len(hs))
+    for lo in range(0, len(hs), LATTICE_SCORES_CHUNK):  # each view is scored on its own
+        values, valids = sample_pixels(
+            pyr, hs[lo : lo + LATTICE_SCORES_CHUNK], sc.canvas, sc.pixels
+        )
+        totals[lo : lo + LATTICE_SCORES_CHUNK] = sc.totals(values, valids)
+    return totals.reshape(len(outlines), len(grid)).max(axis=1)  # type: ignore[no-any-return]
+
+
+#: How many views :func:`lattice_scores` samples and scores at a time: their samples
+#: then stay in the processor's cache while they are scored.
+LATTICE_SCORES_CHUNK = 64
 
 
 class MaskedNcc:
@@ -800,16 +813,23 @@ class MaskedNcc:
         lead = np.ndim(n)
         num, s, q = (np.asarray(sums[(slice(None),) * lead + (j,)], np.float64) for j in range(3))
         extra = (...,) + (None,) * (num.ndim - lead)
-        n, norm_z = n[extra], norm_z[extra]
-        var = q - s * s / n
-        flat = var <= FLAT_VARIANCE * n
-        return np.where(flat, -1.0, num / (np.sqrt(np.where(flat, 1.0, var)) * norm_z))
+        return _ncc(num, s, q, n[extra], norm_z[extra])
 
     def maps(self, image: NDArray[np.float32]) -> list[FloatArray]:
         """Every template's NCC map (out_h, out_w) float64 over ``image`` (H, W)."""
         oh, ow = self.out_shape
         sums = self.sums(image)[:, :, :oh, :ow]
         return [self.score(k, sums[k]) for k in range(len(self.kernels))]
+
+
+def _ncc(
+    num: FloatArray, s: FloatArray, q: FloatArray, n: FloatArray, norm_z: FloatArray
+) -> FloatArray:
+    """NCC (float64) from the sums ``corr(I, Z)``, ``corr(I, M)``, ``corr(I^2, M)`` and the
+    templates' ``sum(M)`` and ``|Z|``, all broadcasting together; -1 where I is flat."""
+    var = q - s * s / n
+    flat = var <= FLAT_VARIANCE * n
+    return np.where(flat, -1.0, num / (np.sqrt(np.where(flat, 1.0, var)) * norm_z))  # type: ignore[no-any-return]
 
 
 def _fast_dft_size(n: int) -> int:
@@ -847,8 +867,10 @@ class _CellWindows:
     #: square at each offset of each cell inside (broadcast from (n, side, 1), (n, 1, side))
     rows: NDArray[np.int64]
     cols: NDArray[np.int64]
-    #: (n, 2, 3, side^2) where the cells inside find, in ``ncc.sums``'s output flattened,
-    #: the three sums of the tile and window template of their orientation at each offset
+    #: (n, 2) the templates (tile and window of its orientation) of each cell inside
+    templates: NDArray[np.int64]
+    #: (3, n, 2, side^2) where the cells inside find, in ``ncc.sums``'s output flattened,
+    #: the three sums of each of their templates at each offset
     gather: NDArray[np.intp]
 
 
@@ -892,11 +914,22 @@ def _cell_windows(
     corner = (y0[on_canvas] - box[1]) * dw + (x0[on_canvas] - box[0])  # (n,)
     templates = np.where(UP[on_canvas], 0, 2)[:, None] + np.arange(2)[None, :]  # (n, 2)
     gather = (
-        (templates[:, :, None, None] * 3 + np.arange(3)[None, None, :, None]) * (dh * dw)
-        + (corner[:, None] + window[None, :])[:, None, None, :]
+        (templates[None, :, :, None] * 3 + np.arange(3)[:, None, None, None]) * (dh * dw)
+        + (corner[:, None] + window[None, :])[None, :, None, :]
     ).astype(np.intp)
     return _CellWindows(
-        x0, y0, inside, box, half, side, ncc, on_canvas.astype(np.int64), rows, cols, gather
+        x0,
+        y0,
+        inside,
+        box,
+        half,
+        side,
+        ncc,
+        on_canvas.astype(np.int64),
+        rows,
+        cols,
+        templates,
+        gather,
     )
 
 
@@ -922,7 +955,7 @@ def match_offsets(
     win = _cell_windows(canvas, r, cfg.ridge_half_width, cfg.window_side, cfg.disc_radius)
     half, side = win.half, win.side
     x0, y0 = win.x0, win.y0
-    cells, gather = win.on_canvas, win.gather
+    cells, templates, gather = win.on_canvas, win.templates, win.gather
     # the offsets whose template's square is in the frame, (n, side, side); None: all
     free: NDArray[np.bool_] | None = None
     if len(cells) and valid.min() == 0:
@@ -938,16 +971,16 @@ def match_offsets(
             == 0
         )
         centred = free[:, side // 2, side // 2]
-        cells, free, gather = cells[centred], free[centred], gather[centred]
+        cells, free = cells[centred], free[centred]
+        templates, gather = templates[centred], gather[:, centred]
     n = len(cells)
     if n == 0:
         return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
     bx0, by0, bx1, by1 = win.box
     sums = win.ncc.sums(value[by0:by1, bx0:bx1])  # (4, 3, h, w)
-    picked = sums.reshape(-1)[gather]  # (n, 2, 3, side^2)
-    # templates: tile and window of each cell's orientation, (n, 2)
-    templates = np.where(UP[cells], 0, 2)[:, None] + np.arange(2)[None, :]
-    flat = win.ncc.score(templates, picked)  # (n, 2, side^2)
+    num, s, q = sums.reshape(-1)[gather].astype(np.float64)  # each (n, 2, side^2)
+    ncc = win.ncc
+    flat = _ncc(num, s, q, ncc.counts[templates][..., None], ncc.norms[templates][..., None])
     if free is not None:
         flat = np.where(free.reshape(n, 1, -1), flat, -2.0)
     scores = flat.reshape(n, 2, side, side)
