@@ -24,6 +24,8 @@ from vision.model import (
 )
 from vision.read import load_image
 from vision.rectify import (
+    LATTICE_SCORES_CHUNK,
+    SAMPLE_CHUNK,
     Lens,
     MaskedNcc,
     Pyramid,
@@ -32,7 +34,9 @@ from vision.rectify import (
     fit_with_lens,
     homographies_from_corners,
     homography_from_corners,
+    lattice_scores,
     match_offsets,
+    perspective_grid,
     perspective_search,
     plastic_contrast,
     sample_canvas,
@@ -288,3 +292,43 @@ def test_perspective_candidates_sampled_as_whole_canvases() -> None:
         for h, total in zip(hs, totals, strict=True):
             whole, whole_valid, _ = sample_canvas(pyr, h, 10)
             assert total == pytest.approx(sc.total(whole, whole_valid), abs=1e-2)
+
+
+def test_candidates_sampled_in_chunks_as_one_by_one() -> None:
+    """More homographies than :data:`SAMPLE_CHUNK`, at two pyramid levels and partly
+    outside the frame, sample exactly the numbers each gives alone."""
+    cfg = config()
+    frame = load_image(str(STILLS / "00.jpg"))
+    pyr = Pyramid(frame, cfg)
+    corners = outline_candidates(frame, cfg, 1)[0].corners
+    board = outer_corners(cfg.band_width)
+    gs = np.array([[gx * 0.02, gy * 0.02] for gx in range(-4, 5) for gy in range(-4, 5)])
+    hs = np.concatenate(
+        [
+            homographies_from_corners(c, board, gs)
+            for c in (corners, corners * 0.4, corners - [[0.0, 250.0], [0.0, 0.0], [0.0, 0.0]])
+        ]
+    )
+    assert len(hs) > 2 * SAMPLE_CHUNK
+    for lens in (None, Lens.none(frame.shape).with_k(-0.1)):
+        sc = scorer(10, cfg)
+        values, valids = sample_pixels(pyr, hs, sc.canvas, sc.pixels, lens)
+        for h, value, valid in zip(hs, values, valids, strict=True):
+            one, one_valid = sample_pixels(pyr, h[None], sc.canvas, sc.pixels, lens)
+            np.testing.assert_array_equal(value, one[0])
+            np.testing.assert_array_equal(valid, one_valid[0])
+
+
+def test_lattice_scores_of_many_outlines_as_of_each_alone() -> None:
+    """The outlines' views scored in chunks score as each outline's views alone."""
+    cfg = config()
+    frame = load_image(str(STILLS / "03.jpg"))
+    pyr = Pyramid(frame, cfg)
+    corners = outline_candidates(frame, cfg, 1)[0].corners
+    outlines = [
+        corners + np.array([dx, dy]) for dx in (-60.0, 0.0, 60.0) for dy in (-40.0, 0.0, 40.0)
+    ]
+    assert len(outlines) * len(perspective_grid()) > 2 * LATTICE_SCORES_CHUNK
+    scores = lattice_scores(pyr, outlines, cfg)
+    alone = [float(lattice_scores(pyr, [c], cfg)[0]) for c in outlines]
+    assert scores.tolist() == alone
