@@ -35,6 +35,7 @@ def test_wheel_holds_the_package_data(tmp_path: Path) -> None:
         "engine/data/spectrangle36.json",
         "engine/data/variants.json",
         "vision/data/reader.json",
+        "vision/data/bold_digits.npz",
         "webui/templates/base.html",
         "webui/static/style.css",
         "spectrangle/cli.py",

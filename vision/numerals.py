@@ -66,7 +66,7 @@ class NumeralParams:
     template_blur_px: tuple[float, ...]
     canvas_blur_px: float
     hershey_fonts: tuple[tuple[str, float], ...]
-    ttf_fonts: tuple[str, ...]
+    bold_digits: str  # a file in vision/data: the digits of a bold sans font (bundle_bold_digits)
     corr_floor: float
     corr_good: float
     contrast_floor: float
@@ -90,7 +90,7 @@ class NumeralParams:
             hershey_fonts=tuple(
                 (str(f["face"]), float(f["stroke"])) for f in data["hershey_fonts"]
             ),
-            ttf_fonts=tuple(str(p) for p in data["ttf_fonts"]),
+            bold_digits=str(data["bold_digits"]),
             corr_floor=float(data["corr_floor"]),
             corr_good=float(data["corr_good"]),
             contrast_floor=float(data["contrast_floor"]),
@@ -146,17 +146,37 @@ def ttf_glyph(digit: int, path: str) -> NDArray[np.uint8] | None:
     return _crop(np.asarray(img, dtype=np.uint8))
 
 
+def bundle_bold_digits(ttf_path: str, out_path: str) -> None:
+    """Write the digits 1-6 of a TrueType font (bold sans) as the glyph masks the reader
+    loads (``bold_digits``): one (h, w) uint8 mask per digit, cropped, in a compressed
+    ``.npz`` keyed "1".."6". The bundled file was drawn so from DejaVu Sans Bold; bundled,
+    the templates are the same on every machine, whatever fonts it has."""
+    glyphs = {str(d): ttf_glyph(d, ttf_path) for d in VALUES}
+    missing = [d for d, g in glyphs.items() if g is None]
+    if missing:
+        raise ValueError(f"no digits {', '.join(missing)} drawn from {ttf_path!r}")
+    np.savez_compressed(out_path, **{d: g for d, g in glyphs.items() if g is not None})
+
+
+def bold_glyphs(name: str) -> list[NDArray[np.uint8]] | None:
+    """The bundled bold digits 1-6 (``vision/data/<name>``), or None without the file."""
+    source = resources.files("vision.data").joinpath(name)
+    if not source.is_file():
+        log.warning("numeral templates: %s is missing, Hershey fonts alone", name)
+        return None
+    with source.open("rb") as fh, np.load(fh) as data:
+        return [np.asarray(data[str(d)], dtype=np.uint8) for d in VALUES]
+
+
 def glyph_sets(params: NumeralParams) -> list[list[NDArray[np.uint8]]]:
-    """Glyph masks of the digits 1-6 for every available font: a list of fonts of 6 masks."""
+    """Glyph masks of the digits 1-6 for every font: a list of fonts of 6 masks (OpenCV's
+    Hershey fonts at the strokes given, and the bundled bold sans digits)."""
     fonts = [
         [hershey_glyph(d, face, stroke) for d in VALUES] for face, stroke in params.hershey_fonts
     ]
-    for path in params.ttf_fonts:
-        glyphs = [ttf_glyph(d, path) for d in VALUES]
-        if all(g is not None for g in glyphs):
-            fonts.append([g for g in glyphs if g is not None])
-            log.debug("numeral templates also from %s", path)
-            break
+    bold = bold_glyphs(params.bold_digits)
+    if bold is not None:
+        fonts.append(bold)
     return fonts
 
 

@@ -24,9 +24,12 @@ from vision.numerals import (
     UP_ANGLES,
     NumeralReader,
     _search_mask,
+    bundle_bold_digits,
+    default_params,
     disc_mask,
     disc_windows,
     find_discs,
+    glyph_sets,
     grey_of,
     normalise_rows,
     read_scores,
@@ -371,3 +374,23 @@ def test_bundled_still_through_the_reader(reader: NumeralReader) -> None:
     right = np.mean(costs.argmin(axis=1) + 1 == np.array(values))
     assert len(cells) >= 15
     assert right >= 0.8, right
+
+
+def test_the_bold_digits_are_bundled_not_looked_for(tmp_path: Path) -> None:
+    """The templates' bold sans digits come with the package (the same on every machine,
+    whatever fonts it has): six cropped masks, each a digit's shape (taller than wide,
+    ink and background both), after the Hershey fonts."""
+    params = default_params()
+    fonts = glyph_sets(params)
+    assert len(fonts) == len(params.hershey_fonts) + 1
+    bold = fonts[-1]
+    assert len(bold) == 6
+    for mask in bold:
+        assert mask.dtype == np.uint8 and mask.shape[0] > mask.shape[1] > 20
+        ink = float(np.mean(mask > 127))
+        assert 0.15 < ink < 0.85
+    # drawn again from a font file that does not exist: refused, nothing written
+    out = tmp_path / "digits.npz"
+    with pytest.raises(ValueError, match="no digits"):
+        bundle_bold_digits(str(tmp_path / "none.ttf"), str(out))
+    assert not out.exists()
