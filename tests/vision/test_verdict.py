@@ -8,7 +8,7 @@ import pytest
 from engine import SPECTRANGLE36, Colour, Edge, Tile
 from engine.colours import EDGE_ORDER
 from vision.config import default_config
-from vision.identify import TileGuess
+from vision.identify import TileGuess, set_tiles
 from vision.read import (
     BESIDE_COVERED,
     COVERED,
@@ -403,3 +403,36 @@ def test_a_tile_on_the_boards_edge_is_judged_where_the_band_shows_plastic(
     assert out[1:] == cells[1:]
     assert (out[0] == cells[0]) if kept else (out[0].note == RIDGE_HIDDEN)
     assert hidden_ridges(cells, ridges, levels, CFG) == cells  # no band measured
+
+
+# (case, disc contrast, navy distance, sectors' mean L*, numeral read,
+#  may hold the joker, may hold another tile): the pairings refused before the tiles are
+# assigned are those tile_doubt would refuse whatever they cost.
+PAIRINGS = [
+    ("the joker: white around a navy disc, its 1 read", 0.6, 10.0, 95.0, 1, True, True),
+    ("no disc at all: no tile", 0.05, 10.0, 95.0, 1, False, False),
+    ("a palm: pale, no navy disc", 0.6, 60.0, 95.0, None, False, True),
+    ("a grey sleeve: a disc, but not white", 0.6, 10.0, 60.0, 1, False, True),
+    ("white, a navy disc, another value read", 0.6, 10.0, 95.0, 4, False, True),
+    ("a numeral too small to read, disc and white tell", 0.6, 15.0, 105.0, None, True, True),
+    ("a numeral too small to read, whiteness does not tell", 0.6, 15.0, 90.0, None, False, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("contrast", "navy", "lightness", "numeral", "joker", "other"),
+    [c[1:] for c in PAIRINGS],
+    ids=[c[0] for c in PAIRINGS],
+)
+def test_pairings_refused_before_the_assignment(
+    contrast: float, navy: float, lightness: float, numeral: int | None, joker: bool, other: bool
+) -> None:
+    refused = BoardReader()._refused_pairings(
+        np.array([contrast]), np.array([navy]), np.array([lightness]), [numeral]
+    )
+    tiles = set_tiles()[0]
+    assert refused.shape == (1, len(tiles))
+    is_joker = np.array([t.is_joker for t in tiles])
+    assert bool(refused[0, is_joker].all()) is not joker
+    assert bool(refused[0, ~is_joker].any()) is not other
+    assert bool(refused[0, ~is_joker].all()) is not other
