@@ -141,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
             float(np.linalg.norm(np.roll(true_c, -best, axis=0) - ours, axis=1).max())
         )
         totals["wrong boards"] += int(corner_err[-1] > 0.5 * cell_side)
+        if args.details and corner_err[-1] > 0.5 * cell_side:
+            print(f"{path.name}: a corner {corner_err[-1] / cell_side:.2f} cells off")
         cells = turn(out["cells"], best)
         hidden = set(truth.get("covered", [])) | set(truth.get("outside", []))
         # What really lies under a hand: the truth's board (its cells say "unknown" there).
