@@ -173,20 +173,16 @@ def identify(
     worst = per_edge[np.arange(n), best_arr[np.arange(n), chosen]].max(axis=1)
     out = []
     arr = arrangements()
-    for c in range(n):
-        t = int(chosen[c])
-        alternatives = tuple(
-            (tiles[k], arr[best_arr[c, k]][1], float(best_cost[c, k])) for k in orders[c]
-        )
+    # (as Python lists: indexing NumPy arrays element by element costs more than the rest)
+    arr_rows, cost_rows = best_arr.tolist(), best_cost.tolist()
+    for c, (t, order, runner, worst_c) in enumerate(
+        zip(chosen.tolist(), orders.tolist(), runners.tolist(), worst.tolist(), strict=True)
+    ):
+        arr_c, cost_c = arr_rows[c], cost_rows[c]
+        alternatives = tuple((tiles[k], arr[arr_c[k]][1], cost_c[k]) for k in order)
         out.append(
             TileGuess(
-                tiles[t],
-                arr[best_arr[c, t]][1],
-                float(best_cost[c, t]),
-                float(runners[c]),
-                numerals[c],
-                alternatives,
-                float(worst[c]),
+                tiles[t], arr[arr_c[t]][1], cost_c[t], runner, numerals[c], alternatives, worst_c
             )
         )
     return out
