@@ -198,6 +198,7 @@ class ReaderConfig:
     max_residual_units: float
     trust_min_points: int
     trust_max_unknown: float
+    trust_full_points: int  # a lattice held by so many points is trusted
     trust_max_unclear: float  # share of unknown + twice the 'elsewhere' ones, below that
 
     @classmethod

@@ -1056,19 +1056,19 @@ class BoardReader:
 
     def _untrusted(self, fit: BoardFit, cells: tuple[CellReading, ...]) -> bool:
         """A found lattice held by few points on which most cells in the frame read as
-        neither empty nor a tile, or one on which nearly nothing reads however many points
-        hold it: most likely a wrong fit (a corner guessed from a cut-off or covered
-        outline, a lattice at the wrong scale), not a board to report.
+        neither empty nor a tile: most likely a wrong fit (a corner guessed from a cut-off
+        or covered outline, a lattice at the wrong scale), not a board to report.
 
         A fit left with fewer points than ``align_min_cells`` (the fewest cells a round
         of the fit may match) after its outliers are dropped is never trusted: a
         homography has eight unknowns, and five points fit some lattice almost exactly
-        wherever it lies. A lattice at the wrong scale over a board cut off by the frame
-        may match two dozen cells; the tiles on it do not read.
+        wherever it lies.
         """
         cfg = self.config
         if fit.points < cfg.align_min_cells:
             return True
+        if fit.points >= cfg.trust_full_points:
+            return False
         unknown, in_view = unclear_in_view(cells)
         n = max(in_view, 1)
         if fit.points < cfg.trust_min_points:
