@@ -375,15 +375,6 @@ def find_discs(windows: F32, ring: F32, search_px: float) -> NDArray[np.int64]:
     return np.stack([dx - s_r, dy - s_r], axis=1).astype(np.int64)
 
 
-def find_disc(window: F32, ring: F32, search_px: float) -> tuple[int, int]:
-    """Offset (dx, dy) in px from the window centre to the most disc-like point.
-
-    ``window``: (S, S) float32 normalised grey; see :func:`find_discs`.
-    """
-    dx, dy = find_discs(window[None], ring, search_px)[0]
-    return int(dx), int(dy)
-
-
 @cache
 def _patch_offsets(params: NumeralParams, side: int) -> NDArray[np.int64]:
     """(P, n_shift) int64 flat offsets, in a (side, side) window, from the disc centre to the

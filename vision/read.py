@@ -518,30 +518,55 @@ def tile_doubt(
         and (contrast < cfg.weak_tile_min_contrast or guess.numeral != guess.tile.value)
     ):
         return ""
-    if guess.tile.is_joker and guess.numeral != guess.tile.value:
-        # All white and no readable 1: a white table through a window, or glare. But a
-        # numeral too blurred or small to read (a 640x480 photo) says no other value:
-        # sectors as white as the numerals' white around a disc as navy as a tile's are
-        # the joker's; neither the table nor glare shows that disc.
-        told = (
-            unread_joker
-            and guess.numeral is None
-            and navy <= cfg.joker_unread_max_navy
-            and lightness >= cfg.joker_unread_min_lightness
-        )
-        if not told:
-            return "white without the joker's numeral (the table? glare?)"
-    if guess.tile.is_joker and (navy > cfg.disc_max_navy or lightness < cfg.joker_min_lightness):
-        # White has no hue to check, so the rest must be the joker's: its sectors are the
-        # numerals' white, around the same navy disc as every tile's. A palm or a pale
-        # sleeve is neither.
-        return "pale, but not the joker's white around a navy disc (a hand? a sleeve?)"
+    if guess.tile.is_joker:
+        joker = joker_doubt(guess.numeral, navy, lightness, cfg, unread_joker=unread_joker)
+        if joker is not None:
+            return joker
     if navy > cfg.disc_max_navy and not sure:
         # Every tile shows its navy disc: one not navy at all is covered (a fingertip)
         # or no tile, unless the numeral read there vouches for the tile.
         return NO_TILE
     if guess.cost > cfg.colour_reject_distance:
         return "colours unlike any tile (covered?)"
+    return None
+
+
+def joker_doubt(
+    numeral: int | None,
+    navy: float,
+    lightness: float,
+    cfg: ReaderConfig,
+    *,
+    unread_joker: bool = True,
+) -> str | None:
+    """Why a cell read as the joker is not it, or None: its ``numeral`` read (None:
+    unread), its disc's ``navy`` distance and its sectors' mean L* ``lightness`` against
+    the numerals' white; ``unread_joker`` as :func:`tile_doubt`'s. White has no hue to
+    check, so the rest must be the joker's.
+
+    >>> cfg = default_config()
+    >>> joker_doubt(1, 10.0, 95.0, cfg) is None
+    True
+    >>> joker_doubt(None, 60.0, 95.0, cfg)[:5], joker_doubt(1, 60.0, 95.0, cfg)[:4]
+    ('white', 'pale')
+    """
+    if numeral != 1:
+        # All white and no readable 1: a white table through a window, or glare. But a
+        # numeral too blurred or small to read (a 640x480 photo) says no other value:
+        # sectors as white as the numerals' white around a disc as navy as a tile's are
+        # the joker's; neither the table nor glare shows that disc.
+        told = (
+            unread_joker
+            and numeral is None
+            and navy <= cfg.joker_unread_max_navy
+            and lightness >= cfg.joker_unread_min_lightness
+        )
+        if not told:
+            return "white without the joker's numeral (the table? glare?)"
+    if navy > cfg.disc_max_navy or lightness < cfg.joker_min_lightness:
+        # Its sectors are the numerals' white, around the same navy disc as every tile's.
+        # A palm or a pale sleeve is neither.
+        return "pale, but not the joker's white around a navy disc (a hand? a sleeve?)"
     return None
 
 
@@ -1552,7 +1577,7 @@ class BoardReader:
         # navy disc or numeral takes it from no joker.
         refused = self._refused_pairings(
             disc_contrasts,
-            disc_navy[:, self._blur_share(guesses, disc_navy)],
+            disc_navy[:, self._blur_share(self._plain(guesses), disc_navy)],
             labs[:, :, 0].mean(axis=1),
             read_numerals(numeral_costs),
         )
@@ -1576,7 +1601,7 @@ class BoardReader:
                 refused=refused,
             )
         plain = self._plain(guesses)
-        fit_share = self._blur_share(guesses, disc_navy)
+        fit_share = self._blur_share(plain, disc_navy)
         return _Judged(
             sectors,
             labs,
@@ -1599,14 +1624,13 @@ class BoardReader:
             if not g.tile.is_joker and (g.numeral == g.tile.value or g.cost <= cfg.plain_max_cost)
         ]
 
-    def _blur_share(self, guesses: list[TileGuess], disc_navy: FloatArray) -> int:
+    def _blur_share(self, plain: list[int], disc_navy: FloatArray) -> int:
         """How much blur mixes the numeral's white into the navy: one property of the
         photo, the share (an index into the shares tried) that fits best the discs
-        ``disc_navy`` (K, S) of the tiles :meth:`_plain` among ``guesses`` (not a hand's
+        ``disc_navy`` (K, S) of the candidates ``plain`` (:meth:`_plain`: not a hand's
         "disc"). A little is no blur (the disc's halo), and a few tiles do not tell: pure
         navy is asked for then (0)."""
         cfg = self.config
-        plain = self._plain(guesses)
         if len(plain) < cfg.disc_blur_min_tiles:
             return 0
         share = int(np.argmin(np.median(disc_navy[plain], axis=0)))
@@ -1626,25 +1650,18 @@ class BoardReader:
     ) -> NDArray[np.bool_]:
         """(K, T) bool: the candidates' pairings with the set's tiles that
         :func:`tile_doubt` refuses whatever they cost: every tile on a cell whose disc
-        shows no contrast (``contrast`` (K,)), and the joker on one whose disc is not
-        navy (``navy`` (K,)), whose sectors are darker than the joker's white
-        (``lightness`` (K,) mean L*), or whose numeral reads another value than 1 (or
-        none, where the disc and whiteness do not tell the joker alone)."""
+        shows no contrast (``contrast`` (K,)), and the joker where :func:`joker_doubt`
+        refuses it (its disc's ``navy`` (K,), its sectors' mean L* ``lightness`` (K,),
+        its ``numerals``)."""
         cfg = self.config
         tiles = set_tiles()[0]
         out = np.zeros((len(contrast), len(tiles)), dtype=bool)
         out[contrast < cfg.disc_min_contrast, :] = True
-        read = np.array([v is not None for v in numerals], dtype=bool)
-        one = np.array([v == 1 for v in numerals], dtype=bool)
-        told = (
-            ~read
-            & (navy <= cfg.joker_unread_max_navy)
-            & (lightness >= cfg.joker_unread_min_lightness)
-        )
-        no_joker = (
-            ~(one | told) | (navy > cfg.disc_max_navy) | (lightness < cfg.joker_min_lightness)
-        )
-        out[:, [t.is_joker for t in tiles]] |= no_joker[:, None]
+        no_joker = [
+            joker_doubt(v, float(m), float(lt), cfg) is not None
+            for v, m, lt in zip(numerals, navy, lightness, strict=True)
+        ]
+        out[:, [t.is_joker for t in tiles]] |= np.array(no_joker, dtype=bool)[:, None]
         return out
 
     def _veils(

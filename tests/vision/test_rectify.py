@@ -266,16 +266,24 @@ def test_homographies_fit_like_opencv() -> None:
         np.testing.assert_allclose(project(h, src), project(theirs, src), atol=0.01)
 
 
+def views_of(
+    still: str, step: float, reach: int
+) -> tuple[ReaderConfig, Pyramid, FloatArray, FloatArray, FloatArray]:
+    """A bundled still's pyramid, its likeliest outline's corners, the board's outer
+    corners and a grid of perspective offsets ``step`` apart, ``reach`` steps each way."""
+    cfg = config()
+    frame = load_image(str(STILLS / still))
+    corners = outline_candidates(frame, cfg, 1)[0].corners
+    span = range(-reach, reach + 1)
+    gs = np.array([[gx * step, gy * step] for gx in span for gy in span])
+    return cfg, Pyramid(frame, cfg), corners, outer_corners(cfg.band_width), gs
+
+
 def test_perspective_candidates_sampled_as_whole_canvases() -> None:
     """The perspective search's batched homographies and sampling equal the one-by-one
     ``homography_from_corners`` and ``sample_canvas``, also for a board partly outside
     the frame and a level chosen per candidate."""
-    cfg = config()
-    frame = load_image(str(STILLS / "00.jpg"))
-    pyr = Pyramid(frame, cfg)
-    corners = outline_candidates(frame, cfg, 1)[0].corners
-    board = outer_corners(cfg.band_width)
-    gs = np.array([[gx * 0.04, gy * 0.04] for gx in range(-3, 4) for gy in range(-3, 4)])
+    cfg, pyr, corners, board, gs = views_of("00.jpg", 0.04, 3)
     shifted = corners + [[0.0, -250.0]] * np.array([[1.0], [0.0], [0.0]])  # apex off-frame
     for c in (corners, shifted, corners * 0.4):
         hs = homographies_from_corners(c, board, gs)
@@ -297,12 +305,7 @@ def test_perspective_candidates_sampled_as_whole_canvases() -> None:
 def test_candidates_sampled_in_chunks_as_one_by_one() -> None:
     """More homographies than :data:`SAMPLE_CHUNK`, at two pyramid levels and partly
     outside the frame, sample exactly the numbers each gives alone."""
-    cfg = config()
-    frame = load_image(str(STILLS / "00.jpg"))
-    pyr = Pyramid(frame, cfg)
-    corners = outline_candidates(frame, cfg, 1)[0].corners
-    board = outer_corners(cfg.band_width)
-    gs = np.array([[gx * 0.02, gy * 0.02] for gx in range(-4, 5) for gy in range(-4, 5)])
+    cfg, pyr, corners, board, gs = views_of("00.jpg", 0.02, 4)
     hs = np.concatenate(
         [
             homographies_from_corners(c, board, gs)
@@ -310,7 +313,7 @@ def test_candidates_sampled_in_chunks_as_one_by_one() -> None:
         ]
     )
     assert len(hs) > 2 * SAMPLE_CHUNK
-    for lens in (None, Lens.none(frame.shape).with_k(-0.1)):
+    for lens in (None, Lens.none(pyr.shape).with_k(-0.1)):
         sc = scorer(10, cfg)
         values, valids = sample_pixels(pyr, hs, sc.canvas, sc.pixels, lens)
         for h, value, valid in zip(hs, values, valids, strict=True):
