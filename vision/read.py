@@ -342,6 +342,41 @@ class _Sampled:
     numeral_scores: tuple[FloatArray, FloatArray]  # the numerals' scores and contrast
 
 
+#: What :meth:`BoardReader._sample_cells` leaves in a reading's details.
+_SAMPLE_DETAILS = ("windows", "plain_windows", "clear_windows", "bonus_seen", "canvas")
+
+
+def _with_bonus(sampled: _Sampled, details: dict[str, Any]) -> tuple[_Sampled, dict[str, Any]]:
+    """A reading sampled without the bonus numerals (``bonus=False``) as it is sampled with
+    them: the bonus cells their big numerals tell empty (``details["bonus_seen"]``) read
+    empty, and no longer tile candidates; and the details the sampling leaves, so
+    restricted (nothing else differs, so the frame is not sampled again)."""
+    seen = np.asarray(details["bonus_seen"], dtype=bool)
+    readings = [CellReading(r.index, EMPTY) if seen[r.index] else r for r in sampled.readings]
+    keep = [k for k, i in enumerate(sampled.candidates) if not seen[i]]
+    rows = np.asarray(keep, dtype=np.int64)
+    scores, contrast = sampled.numeral_scores
+    told = replace(
+        sampled,
+        readings=readings,
+        candidates=[sampled.candidates[k] for k in keep],
+        weak=[sampled.weak[k] for k in keep],
+        glares=[sampled.glares[k] for k in keep],
+        sector_lin=[sampled.sector_lin[k] for k in keep],
+        sector_srgb=sampled.sector_srgb[rows],
+        disc_lin=[sampled.disc_lin[k] for k in keep],
+        numeral_scores=(scores[rows], contrast[rows]) if keep else (np.zeros(0), np.zeros(0)),
+    )
+    out = {key: details[key] for key in _SAMPLE_DETAILS if key in details}
+    out["candidates"] = told.candidates
+    if not keep:
+        out.pop("canvas", None)
+    elif "disc_offsets" in details:
+        out["disc_offsets"] = details["disc_offsets"][rows]
+        out["disc_contrast"] = details["disc_contrast"][rows]
+    return told, out
+
+
 @dataclass(frozen=True)
 class _Judged:
     """The tile candidates named and their discs judged (:meth:`BoardReader._judge`)."""
@@ -1063,8 +1098,7 @@ class BoardReader:
                 ),
             )
         if not told and details["bonus_seen"].any():
-            details = {}
-            sampled = self._sample_cells(frame_bgr, fit, details)
+            sampled, details = _with_bonus(sampled, details)
             cells = self._name_tiles(sampled, details)
         canvas_bgr = sampled.canvas_bgr
         if "ridges" in details:
