@@ -5,7 +5,8 @@
 Every labelled still of DIR (``spectrangle generate DIR --stills N``, or
 ``sample_images/stills``) is read as it is and after each of a few transformations that
 phones and webcams apply and our renderer does not: more or less saturation, tone curves,
-a hue shift, a colour matrix, sharpening, heavy JPEG, another resolution. For each, the
+a hue shift, a colour matrix, sharpening, heavy JPEG, another resolution, a shallow
+depth of field, chromatic aberration, sensor noise, a wrong white balance. For each, the
 tiles read exactly, named wrongly and left unknown, against the truth (a proxy for photos
 of a kind the reader was never tuned on).
 """
@@ -87,6 +88,55 @@ def resized(factor: float) -> Callable[[Image], Image]:
     return lambda img: cv2.resize(img, None, fx=factor, fy=factor, interpolation=inter)
 
 
+def depth_of_field(img: Image) -> Image:
+    """A shallow depth of field: sharp across the middle row, a blur growing to 3 px
+    (sigma) towards the top and bottom (a tilted board's near and far sides)."""
+    h = img.shape[0]
+    levels = [img] + [cv2.GaussianBlur(img, (0, 0), s) for s in (1.0, 2.0, 3.0)]
+    rows = np.abs(np.arange(h) - h / 2) / (h / 2) * (len(levels) - 1)  # 0 .. 3 per row
+    lo = np.floor(rows).astype(int).clip(0, len(levels) - 2)
+    t = (rows - lo)[:, None, None].astype(np.float32)
+    out = np.empty_like(img, dtype=np.float32)
+    for k in range(len(levels) - 1):
+        sel = lo == k
+        out[sel] = levels[k][sel] * (1 - t[sel]) + levels[k + 1][sel] * t[sel]
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def chromatic_aberration(share: float) -> Callable[[Image], Image]:
+    """Lateral chromatic aberration of a cheap lens: red imaged ``share`` larger and blue
+    as much smaller than green about the frame's centre (colour fringes towards the
+    corners; 0.002 puts red 1.5 px off green in a 1280x720 frame's corners)."""
+    return lambda img: _aberrated(img, share)
+
+
+def _aberrated(img: Image, share: float) -> Image:
+    h, w = img.shape[:2]
+    out = img.copy()
+    for channel, scale in ((2, 1.0 + share), (0, 1.0 - share)):
+        m = np.array([[scale, 0, (1 - scale) * w / 2], [0, scale, (1 - scale) * h / 2]])
+        out[..., channel] = cv2.warpAffine(
+            img[..., channel], m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        )
+    return out
+
+
+def sensor_noise(img: Image) -> Image:
+    """A small sensor at high ISO: noise growing with the signal (shot noise) and chroma
+    noise in blotches of a few pixels (seeded)."""
+    rng = np.random.default_rng(11)
+    f = img.astype(np.float32)
+    shot = rng.standard_normal(f.shape).astype(np.float32) * np.sqrt(f + 4.0) * 0.9
+    blotch = cv2.GaussianBlur(rng.standard_normal(f.shape).astype(np.float32) * 9.0, (0, 0), 1.5)
+    return np.clip(f + shot + blotch + 0.5, 0, 255).astype(np.uint8)
+
+
+def white_balance(gains: tuple[float, float, float]) -> Callable[[Image], Image]:
+    """A wrong white balance: each channel (B, G, R) times its gain."""
+    g = np.array(gains, np.float32)
+    return lambda img: np.clip(img.astype(np.float32) * g + 0.5, 0, 255).astype(np.uint8)
+
+
 TRANSFORMS: dict[str, Callable[[Image], Image]] = {
     "as rendered": lambda img: img,
     "saturation x0.6": saturation(0.6),
@@ -101,6 +151,12 @@ TRANSFORMS: dict[str, Callable[[Image], Image]] = {
     "JPEG q30": jpeg(30),
     "half size": resized(0.5),
     "2.5x size": resized(2.5),
+    "depth of field": depth_of_field,
+    "aberration 0.2%": chromatic_aberration(0.002),
+    "aberration 0.4%": chromatic_aberration(0.004),
+    "sensor noise": sensor_noise,
+    "WB too warm": white_balance((0.7, 0.95, 1.25)),
+    "WB too cool": white_balance((1.3, 1.0, 0.75)),
 }
 
 

@@ -983,13 +983,20 @@ class BoardReader:
             return replace(reading, fit=reading.fit.scaled(fx, fy))
         refused: list[BoardFit] = []
         first = self._read_located(frame_bgr, frame_bgr, refused)
-        if first.found:
+        if first.fit is not None and first.fit.points >= self.config.enough_lattice_points:
             return first
-        # The plastic tinted by a coloured lamp may look no more colourless than a
-        # coloured table: the board is looked for again in the photo balanced to the
-        # light's colour (its cells are still read in the photo as it is).
+        # The plastic tinted by a coloured lamp (or a camera's white balance gone wrong)
+        # may look no more colourless than a coloured table, and a table whose colour
+        # the light takes away as dark and colourless as the plastic: the board is looked
+        # for again in the photo balanced to the light's colour (its cells are still read
+        # in the photo as it is) when it was not found, or held by few lattice points;
+        # the fit held by more points is kept.
         balanced = white_balanced(frame_bgr, self.config.locate_white_quantile)
         second = self._read_located(frame_bgr, balanced)
+        if first.found and first.fit is not None:
+            if second.found and second.fit is not None and second.fit.points > first.fit.points:
+                return second
+            return first
         if second.found:
             return second
         # A lattice the cells refused (the trust rule) may rest on the wrong one of

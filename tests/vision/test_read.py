@@ -1394,3 +1394,23 @@ def test_the_bonus_numerals_told_after_sampling_read_as_sampling_with_them(
     assert all(told.readings[i].state == "empty" for i in seen)
     assert not set(seen.tolist()) & set(told.candidates)
     assert r.read(frame).cells[cell].state == "empty"
+
+
+def test_a_weakly_held_lattice_is_looked_for_again_in_the_balanced_photo() -> None:
+    """A camera's white balance gone warm (red x1.25, blue x0.7) tints the black
+    plastic brown and takes the blue out of a navy cloth, which then looks as dark and
+    colourless as the plastic: the outlines found in the photo as it is are the
+    board's merged with the cloth, and the best lattice on them is held by a handful of
+    points, a cell or more off. The board is looked for again in the photo balanced to
+    the light, where it is held by many more points: that fit is the one read."""
+    frame, truth = rendered(9696029103)
+    warm = np.clip(frame * np.array([0.7, 0.95, 1.25]) + 0.5, 0, 255).astype(np.uint8)
+    reading = reader().read(warm)
+    assert reading.found and reading.fit is not None
+    assert reading.fit.points >= default_config().enough_lattice_points
+    assert corner_error_cells(truth, reading) < 0.25
+    board = truth.board_state
+    placed = reading.board().placements
+    turn = max(range(3), key=lambda k: sum(p == turned(board, k)[p.index] for p in placed))
+    assert placed and all(p == turned(board, turn)[p.index] for p in placed)
+    assert len(placed) >= 12
