@@ -126,6 +126,23 @@ def _intersect(l1: tuple[FloatArray, FloatArray], l2: tuple[FloatArray, FloatArr
     return p + t * r
 
 
+def enclosing_triangle(hull: NDArray[np.generic]) -> FloatArray | None:
+    """The smallest triangle (3, 2) float64 enclosing a convex hull (N, 1, 2), or None
+    where OpenCV finds none (it gives an empty one for some hulls, OpenCV 5.1 for one
+    cut by the frame's edge).
+
+    >>> enclosing_triangle(np.array([[[0, 0]], [[10, 0]], [[0, 10]]], np.float32)).shape
+    (3, 2)
+    """
+    try:
+        _, tri = cv2.minEnclosingTriangle(np.asarray(hull, dtype=np.float32))
+    except cv2.error:
+        return None
+    if tri is None or np.size(tri) != 6 or not np.isfinite(tri).all():
+        return None
+    return np.asarray(tri, dtype=np.float64).reshape(3, 2)
+
+
 def _supports(
     corners: FloatArray, pts: FloatArray, shape: tuple[int, int], tol: FloatArray
 ) -> FloatArray:
@@ -310,9 +327,7 @@ def outline_candidates(
                 continue
             pieces.append((area, inner))
             if area >= min_area:
-                hull = cv2.convexHull(contour)
-                _, tri = cv2.minEnclosingTriangle(hull.astype(np.float32))
-                enclosing = None if tri is None else tri.reshape(3, 2).astype(np.float64)
+                enclosing = enclosing_triangle(cv2.convexHull(contour))
                 found += _scored(inner, area, enclosing, (sh, sw), cfg)
         if len(pieces) > 1:
             # An arm across the board cuts its plastic in pieces, each with only some of

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.locate import _distinct_lines
+from vision.config import default_config
+from vision.locate import _distinct_lines, enclosing_triangle, outline_candidates
 
 DEG = math.pi / 180
 
@@ -38,3 +40,39 @@ def test_distinct_lines_extends_those_kept_without_changing_them() -> None:
     got = _distinct_lines(np.array([(105.0, 30 * DEG), (100.0, 80 * DEG)]), 3, 10.0, before)
     assert got == [before[0], (100.0, 80 * DEG)]
     assert before == [(100.0, 30 * DEG)]
+
+
+#: A board's plastic cut by the frame's right edge (a 640-wide search image), whose
+#: hull OpenCV 5.1's minEnclosingTriangle answers with an empty triangle: the outline
+#: search raised on the photo it came from (a still of ``generate --seed 9898``).
+CUT_HULL = [
+    [639, 0], [639, 120], [627, 150], [626, 152], [622, 158], [620, 159], [606, 161],
+    [558, 164], [540, 164], [538, 162], [538, 159], [539, 153], [560, 33], [562, 23],
+    [568, 0],
+]  # fmt: skip
+
+
+def test_a_hull_opencv_finds_no_triangle_for_gives_none() -> None:
+    hull = np.array(CUT_HULL, np.float32).reshape(-1, 1, 2)
+    tri = enclosing_triangle(hull)
+    if tri is not None:  # another OpenCV may find one: then it encloses the hull
+        assert tri.shape == (3, 2) and np.isfinite(tri).all()
+    square = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32).reshape(-1, 1, 2)
+    found = enclosing_triangle(square)
+    assert found is not None and found.shape == (3, 2)
+    assert abs(cv2.contourArea(found.astype(np.float32))) >= 100.0
+
+
+def test_an_outline_search_over_a_hull_without_triangle_does_not_raise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whatever OpenCV answers for the smallest enclosing triangle (an empty one, or an
+    error), the outline search goes on with the outline's own sides."""
+    frame = np.full((360, 640, 3), 200, np.uint8)
+    cv2.fillConvexPoly(frame, np.array([[320, 40], [560, 320], [80, 320]], np.int32), (25, 25, 25))
+    cfg = default_config()
+    before = outline_candidates(frame, cfg, cfg.outline_pool)
+    empty = (float("inf"), np.zeros((0, 2), np.float32))
+    monkeypatch.setattr(cv2, "minEnclosingTriangle", lambda hull: empty)
+    after = outline_candidates(frame, cfg, cfg.outline_pool)
+    assert len(after) >= 1 and len(before) >= 1
