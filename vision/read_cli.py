@@ -1,7 +1,8 @@
 """``spectrangle read IMAGE... [--json] [--overlay OUT.png] [--calibration FILE]``.
 
-Exit status: 0 when every image showed a board, 3 when one showed none, 2 when a file
-could not be read (a one-line error on stderr; the other images are still read).
+Exit status: 0 when every image showed a board, 3 when one showed none (or the reader
+failed on it: a one-line error on stderr, and ``found: false`` with the reason), 2 when a
+file could not be read (a one-line error on stderr; the other images are still read).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import cv2
 
 from vision.calibration import fit_for, load_profile, reader_for
 from vision.errors import CalibrationError, UnreadableImageError
-from vision.read import load_image
+from vision.read import BoardReading, load_image
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +60,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"spectrangle read: {exc}", file=sys.stderr)
             status = EXIT_UNREADABLE
             continue
-        fit = fit_for(profile, frame, reader) if profile is not None else None
-        reading = reader.read(frame, fit)
+        try:
+            fit = fit_for(profile, frame, reader) if profile is not None else None
+            reading = reader.read(frame, fit)
+        except Exception as exc:  # a photo the reader fails on never stops the others
+            log.exception("%s: the reader failed", image)
+            print(f"spectrangle read: {image}: the reader failed ({exc!r})", file=sys.stderr)
+            reading = BoardReading(False, reason=f"the reader failed on this photo ({exc!r})")
         if not reading.found:
             status = max(status, EXIT_NO_BOARD) if status != EXIT_UNREADABLE else status
         if args.json:

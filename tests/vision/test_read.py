@@ -869,6 +869,38 @@ def test_unreadable_file_exit_2_and_others_still_read(
     assert len(docs) == 1 and docs[0]["board"]["found"] is True
 
 
+def test_a_photo_the_reader_fails_on_is_reported_and_the_others_still_read(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An error inside the reader on one photo (a bug, an OpenCV surprise) gives that
+    photo a one-line error, a ``found: false`` document with the reason and exit 3; the
+    photos after it are still read."""
+    real = BoardReader.read
+    bad = str(STILLS / "01.jpg")
+    calls: list[int] = []
+
+    def failing(self: BoardReader, frame: np.ndarray, fit: BoardFit | None = None) -> BoardReading:
+        calls.append(1)
+        if len(calls) == 1:  # the first photo's read
+            raise ValueError("cannot reshape array of size 0 into shape (3,2)")
+        return real(self, frame, fit)
+
+    monkeypatch.setattr(BoardReader, "read", failing)
+    status = main(["read", bad, str(STILLS / "03.jpg"), "--json"])
+    assert status == 3
+    captured = capsys.readouterr()
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 1 and "01.jpg" in errors[0] and "cannot reshape" in errors[0]
+    docs = [json.loads(line) for line in captured.out.strip().splitlines()]
+    assert len(docs) == 2
+    assert docs[0] == {
+        "board": {"found": False, "reason": docs[0]["board"]["reason"]},
+        "cells": [],
+    }
+    assert "reader failed" in docs[0]["board"]["reason"]
+    assert docs[1]["board"]["found"] is True
+
+
 def test_a_phones_heic_photo_or_a_video_is_named_and_the_way_out_given(tmp_path: Path) -> None:
     heic = tmp_path / "IMG_0001.HEIC"
     heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))
