@@ -6,7 +6,8 @@ Every labelled still of DIR (``spectrangle generate DIR --stills N``, or
 ``sample_images/stills``) is read as it is and after each of a few transformations that
 phones and webcams apply and our renderer does not: more or less saturation, tone curves,
 a hue shift, a colour matrix, sharpening, heavy JPEG, another resolution, a shallow
-depth of field, chromatic aberration, sensor noise, a wrong white balance. For each, the
+depth of field, chromatic aberration, sensor noise, a wrong white balance, a phone held
+upright (the photo turned a quarter). For each, the
 tiles read exactly, named wrongly and left unknown, against the truth (a proxy for photos
 of a kind the reader was never tuned on).
 """
@@ -155,6 +156,7 @@ TRANSFORMS: dict[str, Callable[[Image], Image]] = {
     "aberration 0.2%": chromatic_aberration(0.002),
     "aberration 0.4%": chromatic_aberration(0.004),
     "sensor noise": sensor_noise,
+    "portrait": lambda img: cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE),
     "WB too warm": white_balance((0.7, 0.95, 1.25)),
     "WB too cool": white_balance((1.3, 1.0, 0.75)),
 }
