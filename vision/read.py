@@ -90,6 +90,9 @@ BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
 RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)"
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"
+#: A pale patch read as the joker while the joker lies on another cell: a palm or a sleeve
+#: (white has no hue to tell it by), so a cell that covers (:func:`beside_covered`).
+JOKER_ELSEWHERE = f"looks like {next(t for t in set_tiles()[0] if t.is_joker)}, {ELSEWHERE}"
 NUMERAL_DISAGREES = "numeral reads"
 #: A tile candidate's note in a photo with no colour at all (a greyscale or night-mode camera).
 COLOURLESS = "its colours cannot be read: no colour in the photo (a greyscale camera?)"
@@ -698,14 +701,20 @@ def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellR
     covers in part (one sector, often) still reads, as the tile whose colours come
     closest, and only a little better than others. A tile named with a confidence below
     ``beside_covered_min_confidence`` there is unknown. Covering are the cells whose
-    frame is not plastic or that show no tile's disc and colours; not glare, the frame's
-    edge, nor a tile read unsure (blur mistakes it for one read elsewhere, or a joker).
+    frame is not plastic or that show no tile's disc and colours, and the pale ones that
+    look like the joker read on another cell (a palm, a sleeve: white has no hue to tell
+    them by); not glare, the frame's edge, nor another tile read unsure (blur mistakes it
+    for one read elsewhere).
 
     Beside a cell that looks like a tile read on another cell (so one of the two is not
     what it looks like), a tile whose numeral reads another value than its colours say
     is unknown too: a held tile, or fingers over some of its sectors, make both.
     """
-    covering = {c.index for c in readings if c.state == UNKNOWN and c.note in (COVERED, NO_TILE)}
+    covering = {
+        c.index
+        for c in readings
+        if c.state == UNKNOWN and (c.note in (COVERED, NO_TILE) or c.note == JOKER_ELSEWHERE)
+    }
     doubled = {c.index for c in readings if c.state == UNKNOWN and c.note.endswith(ELSEWHERE)}
     out = list(readings)
     for c in readings:

@@ -262,6 +262,7 @@ def test_cells_lost_out_of_the_frame_do_not_make_a_move_better() -> None:
 # (case, confidence of the tile on cell 12, whether its numeral disagrees with its
 # colours, the note of unknown cell 13 or None when it reads empty, whether the tile stays)
 DOUBLED = f"looks like RRR6, {ELSEWHERE}"
+PALE = f"looks like WWW1, {ELSEWHERE}"  # a palm or a sleeve: white as the joker
 BESIDE_CASES = [
     ("unsure beside a covered cell", 0.15, False, COVERED, False),
     ("unsure beside a hand's no-tile", 0.15, False, NO_TILE, False),
@@ -269,6 +270,8 @@ BESIDE_CASES = [
     ("unsure beside an empty cell", 0.15, False, None, True),
     ("unsure beside glare (no hand)", 0.15, False, GLARE, True),
     ("unsure beside a tile read elsewhere (blur)", 0.15, False, DOUBLED, True),
+    ("unsure beside a palm that looks like the joker read elsewhere", 0.15, False, PALE, False),
+    ("sure beside a palm that looks like the joker read elsewhere", 0.6, False, PALE, True),
     ("unsure beside the frame's edge", 0.15, False, OUTSIDE, True),
     ("numeral disagreeing beside a tile read elsewhere", 0.6, True, DOUBLED, False),
     ("numeral disagreeing beside an empty cell", 0.6, True, None, True),
