@@ -96,6 +96,8 @@ class ReaderConfig:
     outline_reranked: int  # of the others, so many best by a coarse lattice fit are tried
     rim_min_seen: float  # share of a cell's frame in the frame for it to be read
     locate_retries: int  # outlines located again after the cells refuse a lattice
+    relocate_max_unclear: float  # above this share of unclear cells, look again (balanced)
+    relocate_min_points: float  # a clearer fit found so must hold this share of the points
     same_place_cells: float  # two fits this close (in cells, at every corner) are one
     outline_distinct: float  # outlines whose corners differ by less (of their size) are one
     outline_piece_fraction: float  # pieces of plastic this big (of the least board) join up

@@ -991,20 +991,32 @@ class BoardReader:
             fx, fy = w / small.shape[1], h / small.shape[0]
             return replace(reading, fit=reading.fit.scaled(fx, fy))
         refused: list[BoardFit] = []
+        cfg = self.config
         first = self._read_located(frame_bgr, frame_bgr, refused)
-        if first.fit is not None and first.fit.points >= self.config.enough_lattice_points:
+        unclear, in_view = unclear_in_view(first.cells)
+        held = first.fit is not None and first.fit.points >= cfg.enough_lattice_points
+        if held and unclear <= cfg.relocate_max_unclear * in_view:
             return first
         # The plastic tinted by a coloured lamp (or a camera's white balance gone wrong)
         # may look no more colourless than a coloured table, and a table whose colour
         # the light takes away as dark and colourless as the plastic: the board is looked
         # for again in the photo balanced to the light's colour (its cells are still read
-        # in the photo as it is) when it was not found, or held by few lattice points;
-        # the fit held by more points is kept.
-        balanced = white_balanced(frame_bgr, self.config.locate_white_quantile)
+        # in the photo as it is) when it was not found, or held by few lattice points,
+        # or read on a lattice where many cells are unclear (a hand's outline merged
+        # with the board's puts it a cell off). A fit held by more points is kept; of
+        # two held fits, the one whose cells read clearer, if held nearly as well.
+        balanced = white_balanced(frame_bgr, cfg.locate_white_quantile)
         second = self._read_located(frame_bgr, balanced)
         if first.found and first.fit is not None:
-            if second.found and second.fit is not None and second.fit.points > first.fit.points:
-                return second
+            if second.found and second.fit is not None:
+                if not held and second.fit.points > first.fit.points:
+                    return second
+                if (
+                    held
+                    and second.fit.points >= cfg.relocate_min_points * first.fit.points
+                    and unclear_in_view(second.cells)[0] < unclear
+                ):
+                    return second
             return first
         if second.found:
             return second
