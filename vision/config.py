@@ -82,6 +82,7 @@ class ReaderConfig:
     ransac_threshold: float
     min_cells_for_perspective: int
     max_perspective_ratio: float
+    max_perspective_ratio_held: float  # the same for a fit held by enough lattice points
     max_anisotropy: float
     saturation_range: tuple[float, float]  # how much less or more saturated a camera may render
     saturation_tolerance: tuple[float, float]  # chroma scales within 1/less..more are left out

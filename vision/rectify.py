@@ -1236,13 +1236,15 @@ def anisotropy(homography: FloatArray) -> float:
     return float(s[0] / max(s[1], 1e-12))
 
 
-def plausible(homography: FloatArray, cfg: ReaderConfig) -> bool:
-    """A homography a real camera could give: board in front, not folded, modest perspective."""
+def plausible(homography: FloatArray, cfg: ReaderConfig, max_ratio: float | None = None) -> bool:
+    """A homography a real camera could give: board in front, not folded, modest
+    perspective (its farthest outer corner at most ``max_ratio``, by default
+    ``max_perspective_ratio``, times as far from the camera as its nearest)."""
     corners = outer_corners(cfg.band_width)
     w = np.hstack([corners, np.ones((3, 1))]) @ homography[2]
     if np.any(w <= 0):
         return False
-    if w.max() / w.min() > cfg.max_perspective_ratio:
+    if w.max() / w.min() > (cfg.max_perspective_ratio if max_ratio is None else max_ratio):
         return False
     img = project(homography, corners)
     cross = (img[1, 0] - img[0, 0]) * (img[2, 1] - img[0, 1]) - (img[1, 1] - img[0, 1]) * (
@@ -1303,7 +1305,13 @@ def refine(
             new, new_lens, keep, new_errors = fit_with_lens(
                 board_pts, image_pts, lens, thresh, cfg.max_lens_k
             )
-        if few or not plausible(new, cfg):
+        # A steep view close up (50 degrees of tilt, the board filling the frame) sees
+        # the far corner up to three times as far as the near one: such a perspective
+        # is taken where enough lattice points hold it, and left to the outline's guess
+        # where few do (a wrong one fits a handful of points as well).
+        held = not few and int(keep.sum()) >= cfg.enough_lattice_points
+        steep = held and plausible(new, cfg, cfg.max_perspective_ratio_held)
+        if few or not (plausible(new, cfg) or steep):
             # Too few points to pin the perspective down: keep it, correct the rest.
             new, keep, new_errors = _affine_update(current, board_pts, image_pts, lens, thresh)
             new_lens = lens

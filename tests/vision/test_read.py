@@ -1189,12 +1189,12 @@ def test_the_likeliest_outline_by_the_lattice_is_the_board() -> None:
     assert scores[0] > 1.5 * scores[1:].max()
 
 
-def rendered(seed: int) -> tuple[np.ndarray, Any]:
-    """A still rendered from its seed (as ``spectrangle generate`` makes it): the frame
-    (H, W, 3) uint8 BGR and its truth."""
+def rendered(seed: int, harsh: bool = False) -> tuple[np.ndarray, Any]:
+    """A still rendered from its seed (as ``spectrangle generate`` makes it, with
+    ``--harsh`` when ``harsh``): the frame (H, W, 3) uint8 BGR and its truth."""
     from vision.render.compose import render, sample_still
 
-    r = render(sample_still(seed, (1280, 720), False))
+    r = render(sample_still(seed, (1280, 720), harsh))
     return cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR), r.truth
 
 
@@ -1466,3 +1466,25 @@ def test_a_lattice_with_many_unclear_cells_is_looked_for_again_in_the_balanced_p
     placed = reading.board().placements
     turn = max(range(3), key=lambda k: sum(p == turned(board, k)[p.index] for p in placed))
     assert placed and all(p == turned(board, turn)[p.index] for p in placed)
+
+
+def test_a_steep_close_view_held_by_many_points_keeps_its_perspective() -> None:
+    """50 degrees of tilt through a wide lens, the board filling two thirds of the frame:
+    its far corner is 2.7 times as far from the camera as its near one, past what a fit
+    on few points may claim (``max_perspective_ratio``). Held by many lattice points,
+    that perspective is taken, and the tiles at the far side read."""
+    frame, truth = rendered(9797029461, harsh=True)
+    reading = reader().read(frame)
+    assert reading.found and reading.fit is not None
+    board = truth.board_state
+    placed = reading.board().placements
+    turn = max(range(3), key=lambda k: sum(p == turned(board, k)[p.index] for p in placed))
+    assert all(p == turned(board, turn)[p.index] for p in placed)
+    hidden = set(truth.covered) | set(truth.outside)
+    visible = [p for p in board.placements if p.index not in hidden]
+    assert len(placed) >= len(visible) - 1  # (12 of 17 on the perspective of few points)
+    assert corner_error_cells(truth, reading) < 0.25
+    cfg = default_config()
+    w = np.hstack([outer_corners(cfg.band_width), np.ones((3, 1))]) @ reading.fit.homography[2]
+    assert cfg.max_perspective_ratio < w.max() / w.min() <= cfg.max_perspective_ratio_held
+    assert reading.fit.points >= cfg.enough_lattice_points

@@ -39,6 +39,7 @@ from vision.rectify import (
     perspective_grid,
     perspective_search,
     plastic_contrast,
+    plausible,
     sample_canvas,
     sample_pixels,
     scorer,
@@ -335,3 +336,19 @@ def test_lattice_scores_of_many_outlines_as_of_each_alone() -> None:
     scores = lattice_scores(pyr, outlines, cfg)
     alone = [float(lattice_scores(pyr, [c], cfg)[0]) for c in outlines]
     assert scores.tolist() == alone
+
+
+def test_a_steeper_perspective_is_plausible_only_up_to_the_ratio_asked() -> None:
+    """The far corner 2.5 times as far as the near one: past ``max_perspective_ratio``,
+    within ``max_perspective_ratio_held`` (a fit held by many points may claim it)."""
+    cfg = config()
+    corners = outer_corners(cfg.band_width)
+    # a homography whose depth (its third row) grows along the board's x axis
+    lo, hi = corners[:, 0].min(), corners[:, 0].max()
+    slope = 1.5 / (hi - lo)
+    h = np.array([[40.0, 0.0, 300.0], [0.0, 40.0, 200.0], [slope, 0.0, 1.0 - slope * lo]])
+    w = np.hstack([corners, np.ones((3, 1))]) @ h[2]
+    assert w.max() / w.min() == pytest.approx(2.5)
+    assert not plausible(h, cfg)
+    assert plausible(h, cfg, cfg.max_perspective_ratio_held)
+    assert not plausible(h, cfg, 2.4)
