@@ -1008,16 +1008,16 @@ class BoardReader:
         balanced = white_balanced(frame_bgr, cfg.locate_white_quantile)
         second = self._read_located(frame_bgr, balanced)
         if first.found and first.fit is not None:
-            if second.found and second.fit is not None:
-                if not held and second.fit.points > first.fit.points:
-                    return second
-                if (
-                    held
-                    and second.fit.points >= cfg.relocate_min_points * first.fit.points
-                    and unclear_in_view(second.cells)[0] < unclear
-                ):
-                    return second
-            return first
+            if second.found and second.fit is not None and not held:
+                return second if second.fit.points > first.fit.points else first
+            if not held:
+                return first
+            if self._clearer(second, first, unclear):
+                return second
+            # Still unclear: the lattice may rest on the wrong one of several outlines
+            # (a hand's merged with the board's): the others, on other places, are tried.
+            other = self._read_located(frame_bgr, frame_bgr, [first.fit])
+            return other if self._clearer(other, first, unclear) else first
         if second.found:
             return second
         # A lattice the cells refused (the trust rule) may rest on the wrong one of
@@ -1048,6 +1048,16 @@ class BoardReader:
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")
         return first
+
+    def _clearer(self, other: BoardReading, first: BoardReading, unclear: int) -> bool:
+        """Whether ``other`` reads more of its cells than ``first`` (``unclear`` of whose
+        cells in view read unclear) on a lattice held nearly as well
+        (``relocate_min_points`` of its points)."""
+        if not other.found or other.fit is None or first.fit is None:
+            return False
+        if other.fit.points < self.config.relocate_min_points * first.fit.points:
+            return False
+        return unclear_in_view(other.cells)[0] < unclear
 
     def find(self, frame_bgr: NDArray[np.uint8]) -> BoardFit:
         """The board's fit as :meth:`read` finds it (located, band-checked, rescaled,

@@ -1488,3 +1488,23 @@ def test_a_steep_close_view_held_by_many_points_keeps_its_perspective() -> None:
     w = np.hstack([outer_corners(cfg.band_width), np.ones((3, 1))]) @ reading.fit.homography[2]
     assert cfg.max_perspective_ratio < w.max() / w.min() <= cfg.max_perspective_ratio_held
     assert reading.fit.points >= cfg.enough_lattice_points
+
+
+def test_a_lattice_still_unclear_is_looked_for_on_the_other_outlines() -> None:
+    """Two hands over a board cut off by the frame, in harsh light: the likeliest outline
+    (the board's merged with a hand's) and the balanced photo's both give a lattice
+    a third of a cell off, on which 13 of the 35 cells in view read unclear and a tile
+    is named wrong. Another outline, on another place, gives a lattice held nearly as
+    well on which the cells read: that one is read."""
+    frame, truth = rendered(9797029496, harsh=True)
+    reading = reader().read(frame)
+    assert reading.found and reading.fit is not None
+    assert corner_error_cells(truth, reading) < 0.25
+    unclear, in_view = unclear_in_view(reading.cells)
+    assert unclear < 13 and in_view >= 30
+    board = truth.board_state
+    placed = reading.board().placements
+    turn = max(range(3), key=lambda k: sum(p == turned(board, k)[p.index] for p in placed))
+    assert all(p == turned(board, turn)[p.index] for p in placed)
+    hidden = set(truth.covered) | set(truth.outside)
+    assert len(placed) >= len([p for p in board.placements if p.index not in hidden])
