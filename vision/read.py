@@ -1422,8 +1422,13 @@ class BoardReader:
             where = (sec_rows[candidates].ravel(), sec_cols[candidates].ravel())
             lit = bgr_to_linear_rgb(black_srgb * field(where)[:, None])  # (K * 3, 3)
             glare = np.maximum(lit - black, 0.0).reshape(-1, 3, 3)
+            seen_lin = bgr_to_linear_rgb(sec_meds[candidates])  # (K, 3, 3)
+            # Reflected light adds to every sector alike: no more than the tile's darkest
+            # sector shows in its weakest channel (a hand over the band beside it lifts
+            # the plastic's level there, but not the tile's colours).
+            glare = np.minimum(glare, seen_lin.min(axis=(1, 2))[:, None, None])
             glares = glare.max(axis=(1, 2)).tolist()
-            sector_lin = list(bgr_to_linear_rgb(sec_meds[candidates]) - glare)
+            sector_lin = list(seen_lin - glare)
             sector_srgb = sec_meds[candidates] / 255.0
             disc_lin = [
                 bgr_to_linear_rgb(canvas_bgr[cell_zones[i].disc]) - g.mean(axis=0)

@@ -1508,3 +1508,19 @@ def test_a_lattice_still_unclear_is_looked_for_on_the_other_outlines() -> None:
     assert all(p == turned(board, turn)[p.index] for p in placed)
     hidden = set(truth.covered) | set(truth.outside)
     assert len(placed) >= len([p for p in board.placements if p.index not in hidden])
+
+
+def test_no_more_glare_is_taken_off_a_tile_than_its_darkest_sector_shows() -> None:
+    """Glare adds the lamp's light to every sector of a tile alike, so no more can be
+    taken off than its darkest sector shows in its weakest channel. A hand reaching
+    over the border band (tungsten light, seed 9696029096) lifts the plastic's level
+    beside it, not the tiles' colours: taken off as glare, it left negative light in
+    four tiles and read six as "glare washes the colours out"."""
+    frame, _ = rendered(9696029096)
+    r = reader()
+    fit = r.find(frame)
+    sampled = r._sample_cells(frame, fit, {}, bonus=True)
+    assert sampled.candidates
+    assert float(np.stack(sampled.sector_lin).min()) >= 0.0
+    glared = [c.index for c in r.read(frame).cells if c.note.startswith("glare")]
+    assert len(glared) <= 2, glared
