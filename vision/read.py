@@ -1007,11 +1007,10 @@ class BoardReader:
         # two held fits, the one whose cells read clearer, if held nearly as well.
         balanced = white_balanced(frame_bgr, cfg.locate_white_quantile)
         second = self._read_located(frame_bgr, balanced)
-        if first.found and first.fit is not None:
-            if second.found and second.fit is not None and not held:
-                return second if second.fit.points > first.fit.points else first
+        if first.fit is not None:
             if not held:
-                return first
+                more = second.fit is not None and second.fit.points > first.fit.points
+                return second if more else first
             if self._clearer(second, first, unclear):
                 return second
             # Still unclear: the lattice may rest on the wrong one of several outlines
