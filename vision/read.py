@@ -642,6 +642,20 @@ def _per_cell(band_and_cells: tuple[FloatArray, float, int]) -> float:
     return evidence / max(seen, 1)
 
 
+def _facing() -> IntArray:
+    """(36, 3, 2): for each cell's edge in EDGE_ORDER, the cell across it and that cell's
+    edge there, or (-1, -1) on the board's outer edge."""
+    out = np.full((36, 3, 2), -1, dtype=np.int64)
+    for i in range(36):
+        for k, e in enumerate(EDGE_ORDER):
+            if (o := GEOMETRY.across(i, e)) is not None:
+                out[i, k] = (o[0], EDGE_ORDER.index(o[1]))
+    return out
+
+
+FACING = _facing()
+
+
 def hidden_ridges(
     readings: list[CellReading],
     ridges: FloatArray,
@@ -657,11 +671,17 @@ def hidden_ridges(
     something over it: fingers, or a tile held above the board, whose colours are then
     read. Only in a photo whose ridges show (their median between two tiles at most
     ``ridge_seen_max`` of the sectors, on ``ridge_seen_min_edges`` at least): blur may
-    wash them all out. ``ridges`` and ``sectors`` (36, 3) in EDGE_ORDER: how far each
-    edge's ridge and the sector beside it are from the plastic's black (0: plastic).
-    ``band_plastic`` (3,): the sides of the board whose band shows its plastic along
-    most of their length; the tiles' edges on the others (paper or a printed band on
-    it, a sleeve along it) are not judged, nor any on the board's edge without it.
+    wash them all out. In any photo, an edge brighter than the sectors on both its
+    sides (``ridge_over_both_min`` of the brighter) has something over it: blur mixes a
+    ridge with what lies on its two sides and never lifts it above both (fingertips
+    over one sector of a small, blurred board).
+
+    ``ridges`` and ``sectors`` (36, 3) in EDGE_ORDER: how far each edge's ridge and the
+    sector beside it are from the plastic's black (0: plastic; an empty cell's
+    "sectors" are its window's). ``band_plastic`` (3,): the sides of the board whose
+    band shows its plastic along most of their length; the tiles' edges on the others
+    (paper or a printed band on it, a sleeve along it) are not judged, nor any on the
+    board's edge without it.
 
     >>> cfg = default_config()
     >>> cells = [CellReading(i, TILE if i < 9 else EMPTY) for i in range(36)]
@@ -671,21 +691,34 @@ def hidden_ridges(
     >>> ridges[2, 2] = 0.78  # cell 2's base: as bright as its sector
     >>> [c.state for c in hidden_ridges(cells, ridges, sectors, cfg)[:3]]
     ['tile', 'tile', 'unknown']
+    >>> ridges[:], ridges[2, 2] = 0.6, 0.78  # a blurred photo: only cell 2's base...
+    >>> [c.state for c in hidden_ridges(cells, ridges, sectors, cfg)[:3]]
+    ['tile', 'tile', 'tile']
+    >>> ridges[2, 2] = 1.0  # ... brighter than both sides: something over it
+    >>> [c.state for c in hidden_ridges(cells, ridges, sectors, cfg)[:3]]
+    ['tile', 'tile', 'unknown']
     """
     tiles = {c.index for c in readings if c.state == TILE}
     share = ridges / np.maximum(sectors, 1e-6)
+    # Beside a sector about as dark as the plastic, no ridge can show.
+    plastic = np.zeros(3, bool) if band_plastic is None else np.asarray(band_plastic, bool)
+    on_plastic = (EDGE_SIDES < 0) | plastic[EDGE_SIDES]
+    # Across the board's edge lies the band: the plastic's black where it is judged.
+    across = np.where(FACING[..., 0] >= 0, sectors[FACING[..., 0], FACING[..., 1]], 0.0)
+    hidden = (
+        on_plastic
+        & (ridges >= cfg.dark_distance)
+        & (ridges >= cfg.ridge_over_both_min * np.maximum(sectors, across))
+    )
     between = [
         share[i, k]
         for i in tiles
         for k, e in enumerate(EDGE_ORDER)
         if (o := GEOMETRY.across(i, e)) is not None and o[0] in tiles
     ]
-    if len(between) < cfg.ridge_seen_min_edges or float(np.median(between)) > cfg.ridge_seen_max:
-        return readings
-    # Beside a sector about as dark as the plastic, no ridge can show.
-    plastic = np.zeros(3, bool) if band_plastic is None else np.asarray(band_plastic, bool)
-    judged = (sectors >= cfg.dark_distance) & ((EDGE_SIDES < 0) | plastic[EDGE_SIDES])
-    hidden = judged & (share >= cfg.ridge_hidden_min)
+    if len(between) >= cfg.ridge_seen_min_edges and float(np.median(between)) <= cfg.ridge_seen_max:
+        judged = (sectors >= cfg.dark_distance) & on_plastic
+        hidden |= judged & (share >= cfg.ridge_hidden_min)
     out = list(readings)
     for i in tiles:
         if hidden[i].any():

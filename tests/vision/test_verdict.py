@@ -350,6 +350,10 @@ RIDGE_CASES = [
     ("the photo shows no ridges (blur)", 0.7, (0.2, 0.75, 0.2), (0.8, 0.8, 0.8), False, True),
     ("beside a sector as dark as the plastic", 0.2, (0.2, 0.1, 0.2), (0.8, 0.1, 0.8), False, True),
     ("a bright edge on a full board", 0.2, (0.8, 0.2, 0.2), (0.8, 0.8, 0.8), True, False),
+    # Blur mixes a ridge with the sectors on its two sides (the cells around: 0.8), never
+    # lifting it above both.
+    ("blur, an edge brighter than both sides", 0.7, (0.2, 1.0, 0.2), (0.8, 0.8, 0.8), False, False),
+    ("blur, an edge beside a brighter sector", 0.7, (0.2, 0.7, 0.2), (0.5, 0.5, 0.5), False, True),
 ]
 
 
