@@ -194,6 +194,7 @@ class ReaderConfig:
     disc_refit_min_shift: float
     disc_refit_max_shift: float
     disc_refit_check_distance: float  # board units: lattice points this far from discs
+    disc_refit_lattice_distance: float  # lattice points this far from every disc join its refit
     disc_refit_check_slack: float  # board units a refit may move them beyond their error
     disc_refit_check_points: int  # so many far lattice points at least for the check
     disc_refit_rounds: int  # refits at most (each from the discs seen on the last)

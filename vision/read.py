@@ -1149,7 +1149,7 @@ class BoardReader:
                 log.debug("lattice move undone: the cells read worse after it")
                 fit, sampled, details, named = unmoved, sampled_then, details_then, then
         for _ in range(self.config.disc_refit_rounds):
-            better = self._refit_on_discs(fit, details)
+            better = self._refit_on_discs(fit, details, joint=located)
             if better is None:
                 break
             fit, details = better, {}
@@ -1207,11 +1207,16 @@ class BoardReader:
         elsewhere = sum(c.note.endswith(ELSEWHERE) for c in cells)
         return unknown + elsewhere >= cfg.trust_max_unclear * n
 
-    def _refit_on_discs(self, fit: BoardFit, details: dict[str, Any]) -> BoardFit | None:
+    def _refit_on_discs(
+        self, fit: BoardFit, details: dict[str, Any], *, joint: bool = True
+    ) -> BoardFit | None:
         """A better fit from where the tiles' discs were actually seen, or None.
 
         Every tile's navy disc sits exactly on its cell's centroid, and the numeral reader
         finds it to about a pixel: with enough tiles these are the best lattice points.
+        ``joint``: the fit's lattice points were seen in this frame (it was located in
+        it), and may hold the board away from the discs (a stored fit's were seen in
+        another frame, perhaps before the board was bumped).
         """
         cfg = self.config
         offsets, contrast = details.get("disc_offsets"), details.get("disc_contrast")
@@ -1255,34 +1260,59 @@ class BoardReader:
             )
         except BoardNotFoundError:
             return None
-        if keep.sum() < cfg.disc_refit_min_tiles or not plausible(h, cfg):
+        discs = int(keep.sum())
+        if discs < cfg.disc_refit_min_tiles or not plausible(h, cfg):
             return None
         rms = float(np.sqrt(np.mean(errors**2)))
         # The lattice points stay what they were seen as: the next refit checks against
         # them too.
         better = BoardFit.from_homography(
-            h, rms, rms / px_per_unit(h), int(keep.sum()), new_lens, fit.lattice
+            h, rms, rms / px_per_unit(h), discs, new_lens, fit.lattice
         )
-        if fit.lattice is not None and len(fit.lattice[0]):
-            # The discs may all lie in one part of the board; the lattice points away from
-            # them check that the new fit does not bend the rest of the board off.
-            lat_board, lat_image = fit.lattice
-            gap = np.linalg.norm(lat_board[:, None, :] - board_pts[None, :, :], axis=2)
-            far = gap.min(axis=1) > cfg.disc_refit_check_distance
-            if far.sum() >= cfg.disc_refit_check_points:
-                before = np.linalg.norm(fit.to_image(lat_board[far]) - lat_image[far], axis=1)
-                after = np.linalg.norm(better.to_image(lat_board[far]) - lat_image[far], axis=1)
-                limit = float(np.median(before)) + cfg.disc_refit_check_slack * scale
-                if float(np.median(after)) > limit:
-                    log.debug(
-                        "disc refit kept: it moves %d lattice points away from the discs"
-                        " %.1f -> %.1f px",
-                        int(far.sum()),
-                        float(np.median(before)),
-                        float(np.median(after)),
-                    )
-                    return None
-        return better
+        if fit.lattice is None or not len(fit.lattice[0]):
+            return better
+        lat_board, lat_image = fit.lattice
+        # board units from each lattice point to the nearest disc
+        gap = np.linalg.norm(lat_board[:, None, :] - board_pts[None, :, :], axis=2).min(axis=1)
+        # The discs may all lie in one part of the board; the lattice points away from
+        # them check that the new fit does not bend the rest of the board off.
+        far = gap > cfg.disc_refit_check_distance
+        if far.sum() >= cfg.disc_refit_check_points:
+            before = np.linalg.norm(fit.to_image(lat_board[far]) - lat_image[far], axis=1)
+            after = np.linalg.norm(better.to_image(lat_board[far]) - lat_image[far], axis=1)
+            limit = float(np.median(before)) + cfg.disc_refit_check_slack * scale
+            if float(np.median(after)) > limit:
+                log.debug(
+                    "disc refit kept: it moves %d lattice points away from the discs"
+                    " %.1f -> %.1f px",
+                    int(far.sum()),
+                    float(np.median(before)),
+                    float(np.median(after)),
+                )
+                return None
+        # The lattice points further than ``disc_refit_lattice_distance`` from every disc
+        # then hold the rest of the board where it was seen (near the discs, the discs are
+        # the better points): the two are fitted together where they agree, the discs
+        # (listed first) fitted as well, within ``disc_refit_check_slack``.
+        other = gap > cfg.disc_refit_lattice_distance
+        if not joint or not other.any():
+            return better
+        try:
+            h2, lens2, keep2, errors2 = fit_with_lens(
+                np.concatenate([board_pts, lat_board[other]]),
+                np.concatenate([image_pts, lat_image[other]]),
+                lens,
+                cfg.ransac_threshold * scale,
+                cfg.max_lens_k,
+            )
+        except BoardNotFoundError:
+            return better
+        discs2 = int(keep2[: len(board_pts)].sum())
+        rms2 = float(np.sqrt(np.mean(errors2[:discs2] ** 2)))
+        slack = cfg.disc_refit_check_slack * scale
+        if discs2 < discs or not plausible(h2, cfg) or rms2 > rms + slack:
+            return better
+        return BoardFit.from_homography(h2, rms2, rms2 / px_per_unit(h2), discs, lens2, fit.lattice)
 
     def read_cells(
         self, frame_bgr: NDArray[np.uint8], fit: BoardFit, details: dict[str, Any] | None = None
