@@ -1265,9 +1265,12 @@ class BoardReader:
             return None
         rms = float(np.sqrt(np.mean(errors**2)))
         # The lattice points stay what they were seen as: the next refit checks against
-        # them too.
+        # them too. A refit is taken only where it agrees with them, so it is held by as
+        # many points as the fit it refines, or its discs if more (a board refitted on 16
+        # discs is no weaker a find than the 25 lattice points it agrees with).
+        points = max(discs, fit.points)
         better = BoardFit.from_homography(
-            h, rms, rms / px_per_unit(h), discs, new_lens, fit.lattice
+            h, rms, rms / px_per_unit(h), points, new_lens, fit.lattice
         )
         if fit.lattice is None or not len(fit.lattice[0]):
             return better
@@ -1312,7 +1315,9 @@ class BoardReader:
         slack = cfg.disc_refit_check_slack * scale
         if discs2 < discs or not plausible(h2, cfg) or rms2 > rms + slack:
             return better
-        return BoardFit.from_homography(h2, rms2, rms2 / px_per_unit(h2), discs, lens2, fit.lattice)
+        return BoardFit.from_homography(
+            h2, rms2, rms2 / px_per_unit(h2), points, lens2, fit.lattice
+        )
 
     def read_cells(
         self, frame_bgr: NDArray[np.uint8], fit: BoardFit, details: dict[str, Any] | None = None
