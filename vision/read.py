@@ -529,9 +529,14 @@ def tile_doubt(
     or unclear".
     """
     # What glare leaves of the colours (the plastic's reflection taken away; the tile may
-    # be glossier) is trusted only where they alone make the tile plain and its own
-    # numeral agrees, as no other tile's does.
-    if glared and not (numeral_agrees(guess, cfg) and guess.cost <= cfg.plain_max_cost):
+    # be glossier) is trusted only where they alone make the tile plain, and its own
+    # numeral agrees as no other tile's does, or, where blur leaves the numeral unread,
+    # no other tile's colours come as close (by ``vouched_min_margin``).
+    clear = guess.runner_up - guess.cost >= cfg.vouched_min_margin
+    if glared and not (
+        guess.cost <= cfg.plain_max_cost
+        and (numeral_agrees(guess, cfg) or (guess.numeral is None and clear))
+    ):
         return GLARE
     if guess.runner_up < guess.cost - cfg.forced_gap:
         # Each tile exists once: named only because the tile it looks like is read

@@ -46,9 +46,20 @@ def guess(
 # (case, guess, disc contrast, navy distance, weak, glared, expected start of the note)
 CASES = [
     ("plain tile", guess(), 0.6, 10.0, False, False, None),
-    # Under glare the colours are trusted only close, and with the numeral agreeing.
+    # Under glare the colours are trusted only close, and with the numeral agreeing, or
+    # (a numeral blur leaves unread) with no other tile's colours as close.
     ("glare, colours close, numeral agreeing", guess(), 0.6, 10.0, False, True, None),
-    ("glare, numeral unread", guess(numeral=None), 0.6, 10.0, False, True, "glare"),
+    ("glare, numeral unread, colours clear", guess(numeral=None), 0.6, 10.0, False, True, None),
+    (
+        "glare, numeral unread, another tile near",
+        guess(numeral=None, runner_up=18.0),
+        0.6,
+        10.0,
+        False,
+        True,
+        "glare",
+    ),
+    ("glare, numeral reads another value", guess(numeral=3), 0.6, 10.0, False, True, "glare"),
     ("glare, colours further off", guess(cost=28.0), 0.6, 10.0, False, True, "glare"),
     ("glare, another tile close", guess(runner_up=17.0), 0.6, 10.0, False, True, "glare"),
     (
