@@ -705,10 +705,10 @@ def hidden_ridges(
     """
     tiles = {c.index for c in readings if c.state == TILE}
     share = ridges / np.maximum(sectors, 1e-6)
-    # Beside a sector about as dark as the plastic, no ridge can show.
     plastic = np.zeros(3, bool) if band_plastic is None else np.asarray(band_plastic, bool)
     on_plastic = (EDGE_SIDES < 0) | plastic[EDGE_SIDES]
-    # Across the board's edge lies the band: the plastic's black where it is judged.
+    # Across the board's edge lies the band: the plastic's black where it is judged. An
+    # edge as dark as the plastic is a ridge however its sides compare.
     across = np.where(FACING[..., 0] >= 0, sectors[FACING[..., 0], FACING[..., 1]], 0.0)
     hidden = (
         on_plastic
@@ -722,6 +722,7 @@ def hidden_ridges(
         if (o := GEOMETRY.across(i, e)) is not None and o[0] in tiles
     ]
     if len(between) >= cfg.ridge_seen_min_edges and float(np.median(between)) <= cfg.ridge_seen_max:
+        # Beside a sector about as dark as the plastic, no ridge can show.
         judged = (sectors >= cfg.dark_distance) & on_plastic
         hidden |= judged & (share >= cfg.ridge_hidden_min)
     out = list(readings)
