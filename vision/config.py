@@ -141,6 +141,7 @@ class ReaderConfig:
     rescale_max_evidence: float  # below it, outlines a cell larger or smaller are tried
     rescale_margin: float
     rescale_rounds: int
+    rescale_scales: tuple[float, ...]  # whole-lattice scalings tried too (half, double)
     seen_palette_min_sectors: int  # sectors of vouched tiles needed to adapt the palette
     seen_palette_prior: float
     band_bright_level: float  # a side of the band below it is evidence of plastic
@@ -212,6 +213,7 @@ class ReaderConfig:
         values["align_rounds"] = tuple(AlignRound(**r) for r in data["align_rounds"])
         values["dark_levels"] = tuple(float(v) for v in data["dark_levels"])
         values["haze_levels"] = tuple(float(v) for v in data["haze_levels"])
+        values["rescale_scales"] = tuple(float(v) for v in data["rescale_scales"])
         pairs: tuple[tuple[str, type], ...] = (
             ("band_strip", float),
             ("light_field_range", float),

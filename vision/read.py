@@ -883,9 +883,12 @@ class BoardReader:
         An outline a cell off (a side merged with a shadow, a sleeve or a dark table, or
         one cut off) leads the fit to a lattice at the wrong scale that still matches
         the cells near one corner; the band check moves lattices by whole cells but does
-        not scale them. Below ``rescale_max_evidence`` (:meth:`cells_evidence`), the six
-        outlines with one side moved out or in by a cell's height are fitted (each then
-        band-checked), and the one whose cells look most like cells is taken when it
+        not scale them. The lattice repeats itself at twice its scale too: a lattice at
+        half the board's scale matches every other vertex (noise or a hand over the band
+        can lead the fit there). Below ``rescale_max_evidence`` (:meth:`cells_evidence`),
+        the six outlines with one side moved out or in by a cell's height, and the
+        outline scaled by each of ``rescale_scales`` about each corner, are fitted (each
+        then band-checked), and the one whose cells look most like cells is taken when it
         beats the fit by ``rescale_margin``; up to ``rescale_rounds`` times.
         """
         cfg = self.config
@@ -899,8 +902,8 @@ class BoardReader:
         for _ in range(cfg.rescale_rounds):
             best, best_evidence = fit, evidence + cfg.rescale_margin
             for anchor in outer:
-                for sign in (-1.0, 1.0):
-                    corners = fit.to_image(anchor + (outer - anchor) * (1.0 + sign * step))
+                for factor in (1.0 - step, 1.0 + step, *cfg.rescale_scales):
+                    corners = fit.to_image(anchor + (outer - anchor) * factor)
                     try:
                         other = fit_board(frame_bgr, corners, cfg, pyramid)
                     except BoardNotFoundError:

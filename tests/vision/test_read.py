@@ -1296,8 +1296,12 @@ def test_a_lattice_the_cells_refuse_sends_the_reader_to_the_other_outlines() -> 
     it lies; without that second try (nor the paler outlines tried last) it is not.
 
     Which of the scenes leads the first try astray depends on the pixels OpenCV renders
-    (4.x: the first, 5.x: the second); at least one must, and each that does is found."""
-    first_only = BoardReader(replace(default_config(), locate_retries=0, haze_levels=()))
+    (4.x: the first, 5.x: the second); at least one must, and each that does is found.
+    The first try here does not scale the lattice by half or double either (which puts
+    7070/11's first lattice right, :func:`test_a_lattice_at_half_the_scale_is_scaled_up`)."""
+    first_only = BoardReader(
+        replace(default_config(), locate_retries=0, haze_levels=(), rescale_scales=())
+    )
     tried = 0
     for seed, min_tiles in ((8181 * 1_000_003 + 147, 20), (7070 * 1_000_003 + 11, 15)):
         frame, truth = rendered(seed)
@@ -1311,6 +1315,26 @@ def test_a_lattice_the_cells_refuse_sends_the_reader_to_the_other_outlines() -> 
         placed, right = tiles_read_right(truth, reading)
         assert placed >= min_tiles and right == placed
     assert tried >= 1
+
+
+def test_a_lattice_at_half_the_scale_is_scaled_up() -> None:
+    """The lattice repeats itself at twice its scale: one at half the board's scale
+    matches every other vertex (sensor noise led 7070/11's fit to such a lattice). Here
+    it shares the board's corner that the frame cuts off: its cells hardly look like
+    cells, and scaled by two about that corner it is the board again; with no
+    whole-lattice scalings tried, it stays off."""
+    frame, truth = rendered(7070 * 1_000_003 + 11)
+    right = reader().read(frame)
+    assert right.fit is not None and corner_error_cells(truth, right) < 0.25
+    a = PLAY_CORNERS[1]
+    half = np.array([[0.5, 0.0, 0.5 * a[0]], [0.0, 0.5, 0.5 * a[1]], [0.0, 0.0, 1.0]])
+    small = right.fit.moved(half)
+    assert reader().cells_evidence(frame, small) < default_config().rescale_max_evidence
+    found = reader().rescaled(frame, small)
+    assert corner_error_cells(truth, BoardReading(True, (), found)) < 0.25
+    fixed = BoardReader(replace(default_config(), rescale_scales=()))
+    stays = fixed.rescaled(frame, small)
+    assert corner_error_cells(truth, BoardReading(True, (), stays)) > 1.0
 
 
 def test_a_large_board_cut_off_at_two_corners_is_fitted() -> None:
