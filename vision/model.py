@@ -40,6 +40,18 @@ BONUS: NDArray[np.int64] = np.array([c.bonus for c in GEOMETRY])
 EDGE_MIDPOINTS: FloatArray = np.array([[c.edge_midpoint(e) for e in EDGE_ORDER] for c in GEOMETRY])
 #: The two ends of each cell's left, right and base edge: shape (36, 3, 2, 2) in EDGE_ORDER.
 EDGE_ENDS: FloatArray = np.array([[c.edge_vertices(e) for e in EDGE_ORDER] for c in GEOMETRY])
+#: The cell across each cell's left, right and base edge and that cell's edge there (its
+#: index in EDGE_ORDER): shape (36, 3, 2) int in EDGE_ORDER, (-1, -1) on the board's edge.
+FACING: NDArray[np.int64] = np.array(
+    [
+        [
+            (o[0], EDGE_ORDER.index(o[1])) if (o := GEOMETRY.across(c.index, e)) else (-1, -1)
+            for e in EDGE_ORDER
+        ]
+        for c in GEOMETRY
+    ],
+    dtype=np.int64,
+)
 
 
 def outer_corners(band_width: float) -> FloatArray:

@@ -54,6 +54,7 @@ from vision.locate import Outline, outline_candidates
 from vision.model import (
     BONUS,
     CENTROIDS,
+    FACING,
     GEOMETRY,
     NEIGHBOUR_HALF,
     Canvas,
@@ -647,20 +648,6 @@ def _per_cell(band_and_cells: tuple[FloatArray, float, int]) -> float:
     return evidence / max(seen, 1)
 
 
-def _facing() -> IntArray:
-    """(36, 3, 2): for each cell's edge in EDGE_ORDER, the cell across it and that cell's
-    edge there, or (-1, -1) on the board's outer edge."""
-    out = np.full((36, 3, 2), -1, dtype=np.int64)
-    for i in range(36):
-        for k, e in enumerate(EDGE_ORDER):
-            if (o := GEOMETRY.across(i, e)) is not None:
-                out[i, k] = (o[0], EDGE_ORDER.index(o[1]))
-    return out
-
-
-FACING = _facing()
-
-
 def hidden_ridges(
     readings: list[CellReading],
     ridges: FloatArray,
@@ -704,6 +691,8 @@ def hidden_ridges(
     ['tile', 'tile', 'unknown']
     """
     tiles = {c.index for c in readings if c.state == TILE}
+    is_tile = np.zeros(len(readings) + 1, bool)  # the last: no cell (FACING's -1)
+    is_tile[list(tiles)] = True
     share = ridges / np.maximum(sectors, 1e-6)
     plastic = np.zeros(3, bool) if band_plastic is None else np.asarray(band_plastic, bool)
     on_plastic = (EDGE_SIDES < 0) | plastic[EDGE_SIDES]
@@ -715,12 +704,7 @@ def hidden_ridges(
         & (ridges >= cfg.dark_distance)
         & (ridges >= cfg.ridge_over_both_min * np.maximum(sectors, across))
     )
-    between = [
-        share[i, k]
-        for i in tiles
-        for k, e in enumerate(EDGE_ORDER)
-        if (o := GEOMETRY.across(i, e)) is not None and o[0] in tiles
-    ]
+    between = share[is_tile[:-1, None] & is_tile[FACING[..., 0]]]  # edges between two tiles
     if len(between) >= cfg.ridge_seen_min_edges and float(np.median(between)) <= cfg.ridge_seen_max:
         # Beside a sector about as dark as the plastic, no ridge can show.
         judged = (sectors >= cfg.dark_distance) & on_plastic
@@ -752,7 +736,7 @@ def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellR
     covering = {
         c.index
         for c in readings
-        if c.state == UNKNOWN and (c.note in (COVERED, NO_TILE) or c.note == JOKER_ELSEWHERE)
+        if c.state == UNKNOWN and c.note in (COVERED, NO_TILE, JOKER_ELSEWHERE)
     }
     doubled = {c.index for c in readings if c.state == UNKNOWN and c.note.endswith(ELSEWHERE)}
     out = list(readings)
@@ -1217,7 +1201,7 @@ class BoardReader:
         return unknown + elsewhere >= cfg.trust_max_unclear * n
 
     def _refit_on_discs(
-        self, fit: BoardFit, details: dict[str, Any], *, joint: bool = True
+        self, fit: BoardFit, details: dict[str, Any], *, joint: bool
     ) -> BoardFit | None:
         """A better fit from where the tiles' discs were actually seen, or None.
 
@@ -1286,13 +1270,14 @@ class BoardReader:
         lat_board, lat_image = fit.lattice
         # board units from each lattice point to the nearest disc
         gap = np.linalg.norm(lat_board[:, None, :] - board_pts[None, :, :], axis=2).min(axis=1)
+        slack = cfg.disc_refit_check_slack * scale  # px
         # The discs may all lie in one part of the board; the lattice points away from
         # them check that the new fit does not bend the rest of the board off.
         far = gap > cfg.disc_refit_check_distance
         if far.sum() >= cfg.disc_refit_check_points:
             before = np.linalg.norm(fit.to_image(lat_board[far]) - lat_image[far], axis=1)
             after = np.linalg.norm(better.to_image(lat_board[far]) - lat_image[far], axis=1)
-            limit = float(np.median(before)) + cfg.disc_refit_check_slack * scale
+            limit = float(np.median(before)) + slack
             if float(np.median(after)) > limit:
                 log.debug(
                     "disc refit kept: it moves %d lattice points away from the discs"
@@ -1321,7 +1306,6 @@ class BoardReader:
             return better
         discs2 = int(keep2[: len(board_pts)].sum())
         rms2 = float(np.sqrt(np.mean(errors2[:discs2] ** 2)))
-        slack = cfg.disc_refit_check_slack * scale
         if discs2 < discs or not plausible(h2, cfg) or rms2 > rms + slack:
             return better
         return BoardFit.from_homography(

@@ -651,15 +651,15 @@ def test_each_disc_refit_is_checked_against_the_lattice_points() -> None:
         "disc_contrast": np.ones(len(base_rows)),
         "disc_offsets": np.tile([0.03, 0.0], (len(base_rows), 1)),  # a small slide
     }
-    first = reader()._refit_on_discs(fit, steady)
+    first = reader()._refit_on_discs(fit, steady, joint=True)
     assert first is not None and first.lattice is not None
     np.testing.assert_array_equal(first.lattice[1], lattice[1])
     # the discs now say the board is 8% taller about the base rows: the apex would move
     # by a third of a cell, away from the lattice points seen there
     y = CENTROIDS[base_rows, 1]
     stretched = dict(steady, disc_offsets=np.stack([0 * y, 0.08 * (y - y.mean())], axis=1))
-    assert reader()._refit_on_discs(first, stretched) is None
-    assert reader()._refit_on_discs(fit, stretched) is None
+    assert reader()._refit_on_discs(first, stretched, joint=True) is None
+    assert reader()._refit_on_discs(fit, stretched, joint=True) is None
 
 
 def test_a_refit_on_discs_in_one_corner_keeps_the_lattice_points_elsewhere() -> None:
@@ -689,7 +689,7 @@ def test_a_refit_on_discs_in_one_corner_keeps_the_lattice_points_elsewhere() -> 
         base = PLAY_CORNERS[1:]
         return float(np.linalg.norm(refit.to_image(base) - project(truth, base), axis=1).max())
 
-    joint = reader()._refit_on_discs(fit, details)
+    joint = reader()._refit_on_discs(fit, details, joint=True)
     alone = reader()._refit_on_discs(fit, details, joint=False)
     assert joint is not None and joint.points == fit.points  # held as the lattice was
     assert base_error(joint) < 1.0
@@ -1246,6 +1246,15 @@ def corner_error_cells(truth: Any, reading: BoardReading) -> float:
     )
 
 
+def read_on_the_board(frame: np.ndarray, truth: Any) -> BoardReading:
+    """``frame`` read with the default reader, which must find the board where the
+    truth has it (every corner within a quarter of a cell)."""
+    reading = reader().read(frame)
+    assert reading.found and reading.fit is not None, reading.reason
+    assert corner_error_cells(truth, reading) < 0.25
+    return reading
+
+
 def tiles_read_right(truth: Any, reading: BoardReading) -> tuple[int, int]:
     """The tiles read, and how many of them lie so on the truth's board (best turn)."""
     actual = Board.from_notation(truth.board, GEO)
@@ -1309,9 +1318,7 @@ def test_a_lattice_the_cells_refuse_sends_the_reader_to_the_other_outlines() -> 
         if once.found or "most cells" not in once.reason:
             continue
         tried += 1
-        reading = reader().read(frame)
-        assert reading.found, reading.reason
-        assert corner_error_cells(truth, reading) < 0.25
+        reading = read_on_the_board(frame, truth)
         placed, right = tiles_read_right(truth, reading)
         assert placed >= min_tiles and right == placed
     assert tried >= 1
@@ -1346,9 +1353,7 @@ def test_a_large_board_cut_off_at_two_corners_is_fitted() -> None:
     outside = (corners[:, 0] < 0) | (corners[:, 1] < 0)
     outside |= (corners[:, 0] > 1279) | (corners[:, 1] > 719)
     assert outside.sum() == 2 and truth.conditions["board_fraction"] > 0.8
-    reading = reader().read(frame)
-    assert reading.found, reading.reason
-    assert corner_error_cells(truth, reading) < 0.25
+    reading = read_on_the_board(frame, truth)
     placed, right = tiles_read_right(truth, reading)
     assert placed >= 20 and right == placed
 
@@ -1507,10 +1512,9 @@ def test_a_weakly_held_lattice_is_looked_for_again_in_the_balanced_photo() -> No
     the light, where it is held by many more points: that fit is the one read."""
     frame, truth = rendered(9696029103)
     warm = np.clip(frame * np.array([0.7, 0.95, 1.25]) + 0.5, 0, 255).astype(np.uint8)
-    reading = reader().read(warm)
-    assert reading.found and reading.fit is not None
+    reading = read_on_the_board(warm, truth)
+    assert reading.fit is not None
     assert reading.fit.points >= default_config().enough_lattice_points
-    assert corner_error_cells(truth, reading) < 0.25
     placed, wrong, _ = placements_against(truth, reading)
     assert placed >= 12 and wrong == 0
 
@@ -1522,9 +1526,7 @@ def test_a_lattice_with_many_unclear_cells_is_looked_for_again_in_the_balanced_p
     the light, the board is found where its cells read: that fit, held nearly as well,
     is the one read."""
     frame, truth = rendered(9696029226)
-    reading = reader().read(frame)
-    assert reading.found and reading.fit is not None
-    assert corner_error_cells(truth, reading) < 0.25
+    reading = read_on_the_board(frame, truth)
     # the hand still covers some: fewer unclear than on the lattice a cell off (14 of 32)
     unclear, in_view = unclear_in_view(reading.cells)
     assert unclear < 14 and in_view >= 30
@@ -1538,12 +1540,11 @@ def test_a_steep_close_view_held_by_many_points_keeps_its_perspective() -> None:
     on few points may claim (``max_perspective_ratio``). Held by many lattice points,
     that perspective is taken, and the tiles at the far side read."""
     frame, truth = rendered(9797029461, harsh=True)
-    reading = reader().read(frame)
-    assert reading.found and reading.fit is not None
+    reading = read_on_the_board(frame, truth)
+    assert reading.fit is not None
     placed, wrong, visible = placements_against(truth, reading)
     assert wrong == 0
     assert placed >= visible - 1  # (12 of 17 on the perspective of few points)
-    assert corner_error_cells(truth, reading) < 0.25
     cfg = default_config()
     w = np.hstack([outer_corners(cfg.band_width), np.ones((3, 1))]) @ reading.fit.homography[2]
     assert cfg.max_perspective_ratio < w.max() / w.min() <= cfg.max_perspective_ratio_held
@@ -1557,9 +1558,7 @@ def test_a_lattice_still_unclear_is_looked_for_on_the_other_outlines() -> None:
     is named wrong. Another outline, on another place, gives a lattice held nearly as
     well on which the cells read: that one is read."""
     frame, truth = rendered(9797029496, harsh=True)
-    reading = reader().read(frame)
-    assert reading.found and reading.fit is not None
-    assert corner_error_cells(truth, reading) < 0.25
+    reading = read_on_the_board(frame, truth)
     unclear, in_view = unclear_in_view(reading.cells)
     assert unclear < 13 and in_view >= 30
     placed, wrong, visible = placements_against(truth, reading)
