@@ -664,9 +664,10 @@ def hidden_ridges(
     read. Only in a photo whose ridges show (their median between two tiles at most
     ``ridge_seen_max`` of the sectors, on ``ridge_seen_min_edges`` at least): blur may
     wash them all out. In any photo, an edge brighter than the sectors on both its
-    sides (``ridge_over_both_min`` of the brighter) has something over it: blur mixes a
-    ridge with what lies on its two sides and never lifts it above both (fingertips
-    over one sector of a small, blurred board).
+    sides (``ridge_over_both_min`` of the brighter: above it by more than sensor noise
+    and JPEG ringing add) has something over it: blur mixes a ridge with what lies on
+    its two sides and never lifts it above both (fingertips over one sector of a small,
+    blurred board).
 
     ``ridges`` and ``sectors`` (36, 3) in EDGE_ORDER: how far each edge's ridge and the
     sector beside it are from the plastic's black (0: plastic; an empty cell's
