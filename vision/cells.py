@@ -5,6 +5,9 @@ Zones are fixed by the board's physics, in board units around each cell:
   empty or bonus cell, tile colour on a tile;
 - the *sector patches*, one per edge, between the central disc and the edge: that
   edge's colour on a tile;
+- the *flank patches*, two per edge, in the two halves of that edge's sector (towards
+  each of its ends): the same colour on a tile, as one piece of plastic shows it;
+  another colour in one of them is something over part of the tile;
 - the *disc*: the navy disc and its white numeral at the centre of a tile;
 - the *band*, outside the playing triangle: always black plastic, the black reference.
 """
@@ -42,6 +45,8 @@ class CellZones:
 
     rim: tuple[IntArray, IntArray] = field(repr=False)
     sectors: tuple[tuple[IntArray, IntArray], ...] = field(repr=False)  # EDGE_ORDER
+    #: (edge, end) in EDGE_ORDER, then the edge's two ends in EDGE_ENDS order: 6 patches
+    flanks: tuple[tuple[IntArray, IntArray], ...] = field(repr=False)
     disc: tuple[IntArray, IntArray] = field(repr=False)
     whole: tuple[IntArray, IntArray] = field(repr=False)
 
@@ -82,11 +87,23 @@ def zones(ppu: int, cfg: ReaderConfig) -> tuple[tuple[CellZones, ...], tuple[Int
             centre = CENTROIDS[i] + cfg.sector_distance * direction
             sel = np.hypot(*(pts - centre).T) < cfg.sector_radius
             sectors.append((vs[sel], us[sel]))
+        flanks = []
+        for k in range(3):
+            for end in EDGE_ENDS[i, k]:
+                # the incentre of the half sector (centroid, edge end, edge midpoint): as
+                # far from the ridge, the tile's edge and the sector's middle as can be
+                centre = _incentre(CENTROIDS[i], end, EDGE_MIDPOINTS[i, k])
+                sel = np.hypot(*(pts - centre).T) < cfg.sector_radius
+                flanks.append((vs[sel], us[sel]))
         disc = r < cfg.disc_radius * 0.9
         whole = ed > 0.02
         out.append(
             CellZones(
-                (vs[rim], us[rim]), tuple(sectors), (vs[disc], us[disc]), (vs[whole], us[whole])
+                (vs[rim], us[rim]),
+                tuple(sectors),
+                tuple(flanks),
+                (vs[disc], us[disc]),
+                (vs[whole], us[whole]),
             )
         )
     # The band: outside the playing triangle, between 0.06 and 0.3 units away.
@@ -98,6 +115,16 @@ def zones(ppu: int, cfg: ReaderConfig) -> tuple[tuple[CellZones, ...], tuple[Int
     beside_one_side = _sides_outside(pts, PLAY_CORNERS) == 1
     band = (ed < -0.06) & (ed > -0.3) & beside_one_side
     return tuple(out), (vs[band], us[band])
+
+
+def _incentre(a: FloatArray, b: FloatArray, c: FloatArray) -> FloatArray:
+    """The incentre (2,) of the triangle ``a``, ``b``, ``c`` (2,) each.
+
+    >>> _incentre(np.array([0.0, 0.0]), np.array([4.0, 0.0]), np.array([0.0, 3.0])).tolist()
+    [1.0, 1.0]
+    """
+    la, lb, lc = (float(np.linalg.norm(p - q)) for p, q in ((b, c), (c, a), (a, b)))
+    return (la * a + lb * b + lc * c) / (la + lb + lc)  # type: ignore[no-any-return]
 
 
 def _sides_outside(points: FloatArray, tri: FloatArray) -> NDArray[np.int64]:
@@ -129,10 +156,13 @@ class PackedZones:
     sectors: tuple[IntArray, IntArray] = field(repr=False)
     sector_starts: IntArray = field(repr=False)
     sector_centres: tuple[IntArray, IntArray] = field(repr=False)
+    flanks: tuple[IntArray, IntArray] = field(repr=False)
+    flank_starts: IntArray = field(repr=False)
     whole: tuple[IntArray, IntArray] = field(repr=False)
     whole_starts: IntArray = field(repr=False)
     rim_flat: IntArray = field(repr=False)
     sectors_flat: IntArray = field(repr=False)
+    flanks_flat: IntArray = field(repr=False)
     whole_flat: IntArray = field(repr=False)
 
 
@@ -161,6 +191,7 @@ def packed_zones(ppu: int, cfg: ReaderConfig) -> PackedZones:
         np.array([int(np.median(r)) for r, _ in sector_list], dtype=np.int64),
         np.array([int(np.median(c)) for _, c in sector_list], dtype=np.int64),
     )
+    flanks, flank_starts = _pack([f for z in cells for f in z.flanks])
     whole, whole_starts = _pack([z.whole for z in cells])
     width = Canvas(ppu).width
     return PackedZones(
@@ -169,10 +200,13 @@ def packed_zones(ppu: int, cfg: ReaderConfig) -> PackedZones:
         sectors,
         sector_starts,
         centres,
+        flanks,
+        flank_starts,
         whole,
         whole_starts,
         rim[0] * width + rim[1],
         sectors[0] * width + sectors[1],
+        flanks[0] * width + flanks[1],
         whole[0] * width + whole[1],
     )
 

@@ -162,6 +162,9 @@ class ReaderConfig:
     plain_max_cost: float  # a reading this close to a tile's colours is plain from them
     tile_doubt_limit: float
     beside_covered_min_confidence: float  # below it, a tile beside a covered cell is unknown
+    #: A flank patch nearer another colour than its edge's own by this share of the
+    #: distance between the palette's two nearest colours shows something over the tile.
+    flank_max_share: float
     ridge_end_margin: float  # share of an edge's length at each end not read for its ridge
     ridge_read_half_width: float  # board units either side of an edge read for its ridge
     ridge_points: int  # samples along and across each edge's ridge

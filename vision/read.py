@@ -89,6 +89,7 @@ COVERED = "covered or unclear"
 NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
 BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
 RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)"
+PART_OTHER = "part of a sector shows another colour: something over it (a hand? a held tile?)"
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"
 #: A pale patch read as the joker while the joker lies on another cell: a palm or a sleeve
@@ -342,6 +343,7 @@ class _Sampled:
     glares: list[float]  # light reflected off the plastic there
     sector_lin: list[FloatArray]  # (3, 3) linear RGB each
     sector_srgb: FloatArray  # (K, 3, 3) the same as seen, sRGB in [0, 1] (BGR), no glare taken
+    flank_lin: FloatArray  # (K, 3, 2, 3) each sector's two flank patches, as sector_lin
     disc_lin: list[FloatArray]  # the disc's pixels (N, 3) each
     numeral_scores: tuple[FloatArray, FloatArray]  # the numerals' scores and contrast
 
@@ -368,6 +370,7 @@ def _with_bonus(sampled: _Sampled, details: dict[str, Any]) -> tuple[_Sampled, d
         glares=[sampled.glares[k] for k in keep],
         sector_lin=[sampled.sector_lin[k] for k in keep],
         sector_srgb=sampled.sector_srgb[rows],
+        flank_lin=sampled.flank_lin[rows],
         disc_lin=[sampled.disc_lin[k] for k in keep],
         numeral_scores=(scores[rows], contrast[rows]) if keep else (np.zeros(0), np.zeros(0)),
     )
@@ -1320,6 +1323,7 @@ class BoardReader:
 
         ``details``, when given, is filled with the intermediate measurements of the tile
         candidates (``candidates``, sector ``labs``, ``costs``, ``worst``, ``disc`` stats,
+        how far their ``flank`` patches name another colour than their sectors,
         ``disc_offsets`` and ``disc_contrast``, and the ``canvas`` they were read on with
         its px per unit, to look for discs further off): the lattice refit on the discs
         and the calibration's colour learning use them; and with the cells whose window is seen
@@ -1435,6 +1439,7 @@ class BoardReader:
         notes: list[str] = []
         sector_lin: list[FloatArray] = []
         sector_srgb = np.zeros((0, 3, 3))
+        flank_lin = np.zeros((0, 3, 2, 3))
         disc_lin: list[FloatArray] = []
         glares: list[float] = []
         candidates: list[int] = []
@@ -1491,6 +1496,10 @@ class BoardReader:
             glares = glare.max(axis=(1, 2)).tolist()
             sector_lin = list(seen_lin - glare)
             sector_srgb = sec_meds[candidates] / 255.0
+            flank_meds = segment_medians(
+                pixels(canvas_bgr, packed.flanks_flat), packed.flank_starts
+            ).reshape(-1, 3, 2, 3)
+            flank_lin = bgr_to_linear_rgb(flank_meds[candidates]) - glare[:, :, None, :]
             disc_lin = [
                 bgr_to_linear_rgb(canvas_bgr[cell_zones[i].disc]) - g.mean(axis=0)
                 for i, g in zip(candidates, glare, strict=True)
@@ -1524,6 +1533,7 @@ class BoardReader:
             glares,
             sector_lin,
             sector_srgb,
+            flank_lin,
             disc_lin,
             numerals,
         )
@@ -1603,7 +1613,10 @@ class BoardReader:
             (float(c), float(m))
             for c, m in zip(disc_contrasts, disc_navy[:, fit_share], strict=True)
         ]
+        flank = self._flank_disagreement(sampled, judged, veils, black, whites, gains, chroma)
+        flank_limit = cfg.flank_max_share * self._nearest_colours()
         if details is not None:
+            details["flank"] = flank
             details["labs"] = list(labs)
             details["costs"] = [g.cost for g in guesses]
             details["worst"] = [g.worst_edge for g in guesses]
@@ -1630,6 +1643,10 @@ class BoardReader:
                     lightness=lightness,
                     unread_joker=first.tile == guess.tile,
                 )
+            if doubt is None and flank[k] > flank_limit:
+                # One piece of plastic shows one colour: a flank patch of another colour is
+                # a fingertip or a held tile over part of the sector.
+                doubt = PART_OTHER
             if doubt is not None:
                 if sampled.clear_windows[i] and navy > cfg.disc_max_navy:
                     # No tile, and the light window of an empty cell shows clearly with no
@@ -1671,6 +1688,45 @@ class BoardReader:
                     plastic[k] = level < cfg.dark_distance
             details["band_plastic"] = plastic
         return tuple(beside_covered(readings, cfg))
+
+    def _nearest_colours(self) -> float:
+        """The colour distance between the two nearest colours of the palette (blue and
+        purple as printed; a calibration's prototypes may set them further apart or
+        nearer)."""
+        protos = np.stack([self.prototypes[c] for c in TILE_COLOURS])
+        apart = self._sector_costs(protos[:, None, :], self.prototypes)[:, 0, :]
+        return float(apart[~np.eye(len(protos), dtype=bool)].min())
+
+    def _flank_disagreement(
+        self,
+        sampled: _Sampled,
+        judged: _Judged,
+        veils: FloatArray,
+        black: FloatArray,
+        whites: FloatArray,
+        gains: FloatArray,
+        chroma: float,
+    ) -> FloatArray:
+        """(K,) for each candidate: how much more its worst flank patch costs as the
+        colour its tile gives that edge than as the nearest other colour (below 0: every
+        flank names the edge's colour); the patches seen as the sectors are judged
+        (``judged``: the veils taken off, normalised to the light, in the palette as
+        printed or as the photo shows it, whichever is nearer)."""
+        flank_lin = sampled.flank_lin - veils[:, None, None, :]
+        k = len(flank_lin)
+        norm = normalise(flank_lin, black, whites[:, None, None, :]) * gains
+        labs = _scaled_chroma(linear_rgb_to_lab(norm), chroma).reshape(k, 6, 3)
+        costs = self._sector_costs(labs, self.prototypes)  # (K, 6, 6)
+        if judged.seen_palette is not None:
+            costs = np.minimum(costs, self._sector_costs(labs, judged.seen_palette))
+        colour = np.array(
+            [[TILE_COLOURS.index(c) for c in g.edges] for g in judged.guesses]
+        ).repeat(2, axis=1)  # (K, 6)
+        rows, cols = np.arange(k)[:, None], np.arange(6)[None, :]
+        own = costs[rows, cols, colour]
+        others = costs.copy()
+        others[rows, cols, colour] = np.inf
+        return (own - others.min(axis=2)).max(axis=1)  # type: ignore[no-any-return]
 
     def _judge(
         self,

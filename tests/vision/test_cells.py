@@ -8,6 +8,7 @@ import pytest
 from engine import SPECTRANGLE36
 from engine.colours import EDGE_ORDER
 from vision.cells import (
+    _edge_distance,
     band_sides,
     packed_zones,
     percentiles,
@@ -18,7 +19,7 @@ from vision.cells import (
     zones,
 )
 from vision.config import default_config
-from vision.model import Canvas
+from vision.model import CENTROIDS, EDGE_ENDS, EDGE_MIDPOINTS, Canvas
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8])
@@ -58,6 +59,41 @@ def test_packed_zones_hold_every_cells_pixels_in_order(ppu: int) -> None:
             s = packed.sector_starts[3 * i + k]
             assert np.array_equal(packed.sectors[0][s : s + len(rows)], rows)
             assert np.array_equal(packed.sectors[1][s : s + len(cols)], cols)
+
+
+@pytest.mark.parametrize("ppu", [36, 72])
+def test_flank_patches_lie_in_their_sector_clear_of_ridges_edge_and_disc(ppu: int) -> None:
+    """Each edge's two flank patches lie in the half sectors towards its two ends (the
+    triangle of the centroid and the edge, on either side of the sector's middle),
+    clear of the ridges to the other sectors, the tile's edge and the navy disc, and
+    are packed in (cell, edge, end) order."""
+    cfg = default_config()
+    cells, _ = zones(ppu, cfg)
+    packed = packed_zones(ppu, cfg)
+    canvas = Canvas(ppu)
+    pixel = 1.0 / ppu
+    for i, z in enumerate(cells):
+        assert len(z.flanks) == 6
+        c = CENTROIDS[i]
+        for k in range(3):
+            mid = EDGE_MIDPOINTS[i, k]
+            sides = []
+            for end in range(2):
+                rows, cols = z.flanks[2 * k + end]
+                assert len(rows) >= 8
+                s = packed.flank_starts[6 * i + 2 * k + end]
+                assert np.array_equal(packed.flanks[0][s : s + len(rows)], rows)
+                assert np.array_equal(packed.flanks[1][s : s + len(cols)], cols)
+                pts = np.stack([canvas.x0 + (cols + 0.5) / ppu, canvas.y0 + (rows + 0.5) / ppu], 1)
+                half = np.array([c, EDGE_ENDS[i, k, end], mid])  # the half sector
+                inside = _edge_distance(pts, half)
+                # the half sector's sides: the ridge, the tile's edge, the sector's middle
+                assert inside.min() >= 0.05 - pixel
+                assert np.hypot(*(pts - c).T).min() > cfg.disc_radius
+                # on its own side of the sector's middle
+                d = mid - c
+                sides.append(np.sign((pts - c) @ np.array([-d[1], d[0]])))
+            assert sides[0].max() < 0 < sides[1].min() or sides[1].max() < 0 < sides[0].min()
 
 
 def test_band_sides_lie_outside_the_playing_triangle_on_the_canvas() -> None:
