@@ -1418,18 +1418,25 @@ class BoardReader:
             numeral_seen[unsure] = corr.max(axis=1) >= cfg.window_numeral_corr
         # An empty bonus cell shows its big see-through numeral, which no tile shows (its
         # own numeral is a third as big): under haze or glare its black frame may not look
-        # like plastic, but the numeral, as big as the board's design prints it, tells.
+        # like plastic, but the numeral, as big as the board's design prints it, tells
+        # (the design's "about 0.45" tall: at the best of a few heights).
         doubtful = np.flatnonzero(
             seen & (BONUS > 1) & ~windows & (fills > cfg.occupancy_max_empty_fill)
         )
         bonus_seen = np.zeros(len(cell_zones), dtype=bool)
         if len(doubtful):
-            corr, _, _ = self.numerals.scores(
-                canvas_bgr,
-                doubtful.tolist(),
-                ppu,
-                cfg,
-                size=self.numerals.size_of(cfg.bonus_numeral_height, cfg.disc_radius),
+            corr = np.max(
+                [
+                    self.numerals.scores(
+                        canvas_bgr,
+                        doubtful.tolist(),
+                        ppu,
+                        cfg,
+                        size=self.numerals.size_of(height, cfg.disc_radius),
+                    )[0]
+                    for height in cfg.bonus_numeral_heights
+                ],
+                axis=0,
             )
             own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
             bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
