@@ -1716,12 +1716,19 @@ class BoardReader:
     ) -> FloatArray:
         """(K,) for each candidate: how much more its worst flank patch costs as the
         colour its tile gives that edge than as the nearest other colour (below 0: every
-        flank names the edge's colour); the patches seen as the sectors are judged
+        flank names the edge's colour), a highlight over it taken off; the patches seen as
+        the sectors are judged
         (``judged``: the veils taken off, normalised to the light, in the palette as
         printed or as the photo shows it, whichever is nearer)."""
         flank_lin = sampled.flank_lin - veils[:, None, None, :]
         k = len(flank_lin)
         norm = normalise(flank_lin, black, whites[:, None, None, :]) * gains
+        # A highlight of the lamp on the glossy plastic adds the light's colour (white once
+        # normalised) to part of a sector: what a flank shows above its sector's middle in
+        # every channel alike is taken off (a fingertip or another tile's colour differs
+        # from the sector's in hue, and is left).
+        above = (norm - judged.sectors[:, :, None, :]).min(axis=-1, keepdims=True)
+        norm = norm - np.maximum(above, 0.0)
         labs = _scaled_chroma(linear_rgb_to_lab(norm), chroma).reshape(k, 6, 3)
         costs = self._sector_costs(labs, self.prototypes)  # (K, 6, 6)
         if judged.seen_palette is not None:

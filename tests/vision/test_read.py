@@ -406,6 +406,30 @@ def test_another_colour_over_part_of_a_sector_makes_the_tile_unknown(
             assert (c.state, c.placement) == (was.state, was.placement)
 
 
+@pytest.mark.parametrize(("cell", "edge"), [(11, 0), (14, 2), (21, 2)])
+def test_a_lamps_highlight_over_part_of_a_sector_leaves_the_tile_read(cell: int, edge: int) -> None:
+    """The lamp's highlight on the glossy plastic over one flank of a sector adds the
+    light's colour (white) to it: the flank is lighter and paler than the sector's middle
+    but no other colour, and the tile reads as it did, as does every other cell."""
+    clean = reading_of("00")
+    assert clean.fit is not None and clean.cells[cell].state == "tile"
+    c, m, a = CENTROIDS[cell], EDGE_MIDPOINTS[cell, edge], EDGE_ENDS[cell, edge, 0]
+    sides = [float(np.linalg.norm(p - q)) for p, q in ((a, m), (m, c), (c, a))]
+    flank = (sides[0] * c + sides[1] * a + sides[2] * m) / sum(sides)  # the flank's middle
+    x, y = (round(float(v)) for v in clean.fit.to_image(flank[None])[0])
+    size = px_per_unit(clean.fit.homography)
+    spot = np.zeros((720, 1280), np.float32)
+    cv2.circle(spot, (x, y), round(0.07 * size), 1.0, -1, cv2.LINE_AA)
+    spot = cv2.GaussianBlur(spot, (0, 0), 0.02 * size)
+    frame = load_image(str(STILLS / "00.jpg"))
+    assert frame.shape[:2] == spot.shape
+    lit = srgb_to_linear(frame / 255.0) + 0.5 * spot[..., None]
+    frame = (linear_to_srgb(np.clip(lit, 0.0, 1.0)) * 255 + 0.5).astype(np.uint8)
+    reading = reader().read(frame, clean.fit)
+    for got, was in zip(reading.cells, clean.cells, strict=True):
+        assert (got.state, got.placement) == (was.state, was.placement), (got, was)
+
+
 def test_a_plainly_seen_window_is_empty_whatever_its_frame() -> None:
     """A veil of light over the playing area (haze, a lamp's broad reflection) lifts the
     black frames of the empty cells far above the plastic's black: a window whose shape
