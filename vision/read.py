@@ -1716,10 +1716,10 @@ class BoardReader:
     ) -> FloatArray:
         """(K,) for each candidate: how much more its worst flank patch costs as the
         colour its tile gives that edge than as the nearest other colour (below 0: every
-        flank names the edge's colour), a highlight over it taken off; the patches seen as
-        the sectors are judged
-        (``judged``: the veils taken off, normalised to the light, in the palette as
-        printed or as the photo shows it, whichever is nearer)."""
+        flank names the edge's colour), a highlight over it taken off. The patches are
+        seen as the sectors were judged (``judged``): the veils taken off, normalised to
+        the light, against the palette as printed or as the photo shows it, whichever is
+        nearer."""
         flank_lin = sampled.flank_lin - veils[:, None, None, :]
         k = len(flank_lin)
         norm = normalise(flank_lin, black, whites[:, None, None, :]) * gains
