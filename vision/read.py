@@ -784,12 +784,15 @@ class BoardReader:
         frame_bgr: NDArray[np.uint8],
         exclude: Sequence[BoardFit] = (),
         levels: Sequence[float] | None = None,
+        chroma: float | None = None,
     ) -> BoardFit:
-        """The board's fit: the outline candidates (found at the darkness ``levels``, by
-        default the config's) are tried until the lattice fits one; fits on the same place
-        as one of ``exclude`` (refused before) are passed over."""
+        """The board's fit: the outline candidates (found at the darkness ``levels``, and
+        the relative chroma below ``chroma`` that counts as colourless, by default the
+        config's) are tried until the lattice fits one; fits on the same place as one of
+        ``exclude`` (refused before) are passed over."""
         cfg = self.config
-        outlines = outline_candidates(frame_bgr, cfg, cfg.outline_pool, levels)
+        outline_cfg = cfg if chroma is None else replace(cfg, dark_relative_chroma=chroma)
+        outlines = outline_candidates(frame_bgr, outline_cfg, cfg.outline_pool, levels)
         pyramid = Pyramid(frame_bgr, cfg)
         first = min(cfg.outline_candidates, len(outlines))
         # (each outline is straightened only when it is tried)
@@ -1073,6 +1076,15 @@ class BoardReader:
         hazy = self._read_located(frame_bgr, frame_bgr, levels=self.config.haze_levels)
         if hazy.found and hazy.fit is not None and hazy.fit.points >= self.config.trust_min_points:
             return hazy
+        # A camera that boosts the saturation (as much as the colours are read under,
+        # the top of ``saturation_range``) lifts the plastic's faint tint, and a coloured
+        # table's reflection in it, past the colourless limit: its outline is looked for
+        # with the limit raised so, last, held as above.
+        vivid = self._read_located(
+            frame_bgr, frame_bgr, chroma=cfg.dark_relative_chroma * cfg.saturation_range[1]
+        )
+        if vivid.found and vivid.fit is not None and vivid.fit.points >= cfg.trust_min_points:
+            return vivid
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")
@@ -1104,13 +1116,14 @@ class BoardReader:
         search_bgr: NDArray[np.uint8],
         refused: list[BoardFit] | None = None,
         levels: Sequence[float] | None = None,
+        chroma: float | None = None,
     ) -> BoardReading:
         """The frame read with the board located in ``search_bgr`` (the frame, or the
-        frame balanced to the light's colour) at the darkness ``levels`` (by default the
-        config's), on none of the places of the fits ``refused`` before; a fit the cells
-        refuse is added to them."""
+        frame balanced to the light's colour) at the darkness ``levels`` and colourless
+        limit ``chroma`` (by default the config's), on none of the places of the fits
+        ``refused`` before; a fit the cells refuse is added to them."""
         try:
-            unmoved = self.locate(search_bgr, refused or (), levels)
+            unmoved = self.locate(search_bgr, refused or (), levels, chroma)
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
         fit = self.rescaled(search_bgr, unmoved)

@@ -945,6 +945,25 @@ def test_a_board_under_a_lamps_broad_glare_is_found(name: str, peak: float) -> N
     assert wrong == 0 and right == len(reading.board().placements) >= 20
 
 
+def test_a_board_in_a_photo_a_camera_made_more_saturated_is_found() -> None:
+    """A phone's vivid rendering (saturation x1.5) lifts the plastic's faint tint, and the
+    red table's reflection in it, past the colourless limit: a small board on a red table
+    with an arm over its band (9898/25) shows no dark colourless outline. Its outline is
+    looked for last with the limit raised as far as the colours are read under (the top
+    of ``saturation_range``), and the board is found where it lies, its tiles read right;
+    without that last look it is not found."""
+    frame, truth = rendered(9898 * 1_000_003 + 25)
+    assert truth.conditions["table"] == "plain_red"
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] = np.clip(hsv[..., 1] * 1.5, 0, 255)
+    vivid = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    muted = BoardReader(replace(default_config(), saturation_range=(0.5, 1.0)))
+    assert not muted.read(vivid).found
+    reading = read_on_the_board(vivid, truth)
+    placed, right = tiles_read_right(truth, reading)
+    assert placed >= 15 and right == placed
+
+
 def test_no_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rng = np.random.default_rng(1)
     blank = np.full((480, 640, 3), 180, np.uint8)
