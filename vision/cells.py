@@ -234,6 +234,25 @@ def segment_medians(values: NDArray[np.generic], starts: IntArray) -> FloatArray
     return out
 
 
+def cell_segments(
+    flat: IntArray, starts: IntArray, per_cell: int, cells: Sequence[int]
+) -> tuple[IntArray, IntArray]:
+    """The pixels ``flat`` (N,) of the listed ``cells``' segments only, and where each
+    segment starts among them: packed zones with ``per_cell`` consecutive segments per
+    cell, cut at ``starts``; for :func:`segment_medians` of a few cells.
+
+    >>> flat, starts = np.arange(10), np.array([0, 2, 3, 6, 8, 9])
+    >>> [a.tolist() for a in cell_segments(flat, starts, 2, [2, 1])]
+    [[8, 9, 3, 4, 5, 6, 7], [0, 1, 2, 5]]
+    """
+    ends = np.r_[starts[1:], len(flat)]
+    segs = (np.asarray(cells, dtype=np.int64)[:, None] * per_cell + np.arange(per_cell)).ravel()
+    lengths = ends[segs] - starts[segs]
+    new_starts = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
+    offsets = np.repeat(starts[segs] - new_starts, lengths)
+    return flat[np.arange(int(lengths.sum())) + offsets], new_starts
+
+
 def sort_keys(keys: IntArray) -> IntArray:
     """``np.sort(keys)`` of non-negative integer keys, as 16-bit ones (a radix sort, many
     times faster) when they fit."""

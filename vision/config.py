@@ -122,9 +122,7 @@ class ReaderConfig:
     window_empty_margin: float
     window_max_fill: float
     window_numeral_corr: float  # a window whose centre reads a numeral this well is a tile's disc
-    #: A bonus cell's see-through numeral, board units (tile side 1): "about 0.45" tall as
-    #: measured on product photos; it is looked for at each of these heights.
-    bonus_numeral_heights: tuple[float, ...]
+    bonus_numeral_height: float  # a bonus cell's see-through numeral, board units (tile side 1)
     bonus_numeral_corr: float  # a bonus cell whose own numeral reads this well so is empty
     window_sure_ncc: float  # a window this like the window's shape is empty whatever its frame
     window_sure_margin: float  # ... and this much more like it than like a tile
@@ -219,7 +217,6 @@ class ReaderConfig:
         values["dark_levels"] = tuple(float(v) for v in data["dark_levels"])
         values["haze_levels"] = tuple(float(v) for v in data["haze_levels"])
         values["rescale_scales"] = tuple(float(v) for v in data["rescale_scales"])
-        values["bonus_numeral_heights"] = tuple(float(v) for v in data["bonus_numeral_heights"])
         pairs: tuple[tuple[str, type], ...] = (
             ("band_strip", float),
             ("light_field_range", float),

@@ -25,6 +25,7 @@ from vision.cells import (
     IntArray,
     PackedZones,
     band_sides,
+    cell_segments,
     packed_zones,
     percentiles,
     pixels,
@@ -776,6 +777,15 @@ class BoardReader:
         keep = ws + cs <= cfg.disc_blur_max_mix + 1e-9
         self.navy_shares, self.colour_shares = ws[keep], cs[keep]
         self.navy_linear = navy
+        # A bonus cell's numeral is matched in a window about the cell's centre that
+        # grows with the numeral: at the design's height it reaches past the cell's edges
+        # onto the tiles beside it. It is matched at that height and, where so, at the
+        # largest size whose window stays inside the cell (half way to a neighbour's
+        # centroid); the larger of the templates' two digit heights is then about the
+        # design's.
+        design = self.numerals.size_of(cfg.bonus_numeral_height, cfg.disc_radius)
+        inside = NEIGHBOUR_HALF / (self.numerals.params.match_r * cfg.disc_radius)
+        self.bonus_sizes = (design,) if inside >= design else (inside, design)
 
     # -- the pipeline -------------------------------------------------------------------
 
@@ -1432,7 +1442,7 @@ class BoardReader:
         # An empty bonus cell shows its big see-through numeral, which no tile shows (its
         # own numeral is a third as big): under haze or glare its black frame may not look
         # like plastic, but the numeral, as big as the board's design prints it, tells
-        # (the design's "about 0.45" tall: at the best of a few heights).
+        # (at the best of :attr:`bonus_sizes`).
         doubtful = np.flatnonzero(
             seen & (BONUS > 1) & ~windows & (fills > cfg.occupancy_max_empty_fill)
         )
@@ -1445,9 +1455,9 @@ class BoardReader:
                         doubtful.tolist(),
                         ppu,
                         cfg,
-                        size=self.numerals.size_of(height, cfg.disc_radius),
+                        size=size,
                     )[0]
-                    for height in cfg.bonus_numeral_heights
+                    for size in self.bonus_sizes
                 ],
                 axis=0,
             )
@@ -1516,10 +1526,11 @@ class BoardReader:
             glares = glare.max(axis=(1, 2)).tolist()
             sector_lin = list(seen_lin - glare)
             sector_srgb = sec_meds[candidates] / 255.0
-            flank_meds = segment_medians(
-                pixels(canvas_bgr, packed.flanks_flat), packed.flank_starts
-            ).reshape(-1, 3, 2, 3)
-            flank_lin = bgr_to_linear_rgb(flank_meds[candidates]) - glare[:, :, None, :]
+            flank_px, flank_starts = cell_segments(
+                packed.flanks_flat, packed.flank_starts, 6, candidates
+            )
+            flank_meds = segment_medians(pixels(canvas_bgr, flank_px), flank_starts)
+            flank_lin = bgr_to_linear_rgb(flank_meds.reshape(-1, 3, 2, 3)) - glare[:, :, None, :]
             disc_lin = [
                 bgr_to_linear_rgb(canvas_bgr[cell_zones[i].disc]) - g.mean(axis=0)
                 for i, g in zip(candidates, glare, strict=True)

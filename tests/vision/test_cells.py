@@ -10,8 +10,10 @@ from engine.colours import EDGE_ORDER
 from vision.cells import (
     _edge_distance,
     band_sides,
+    cell_segments,
     packed_zones,
     percentiles,
+    pixels,
     ridge_samples,
     segment_medians,
     segment_percentiles,
@@ -94,6 +96,21 @@ def test_flank_patches_lie_in_their_sector_clear_of_ridges_edge_and_disc(ppu: in
                 d = mid - c
                 sides.append(np.sign((pts - c) @ np.array([-d[1], d[0]])))
             assert sides[0].max() < 0 < sides[1].min() or sides[1].max() < 0 < sides[0].min()
+
+
+def test_a_few_cells_segments_have_the_medians_of_all_cells_segments() -> None:
+    """:func:`cell_segments` of some cells' flanks give, for those cells, the medians that
+    all cells' flanks give (on a canvas of random pixels)."""
+    cfg = default_config()
+    packed = packed_zones(36, cfg)
+    canvas = Canvas(36)
+    rng = np.random.default_rng(11)
+    image = rng.integers(0, 256, (canvas.height, canvas.width, 3), dtype=np.uint8)
+    every = segment_medians(pixels(image, packed.flanks_flat), packed.flank_starts)
+    cells = [30, 2, 17, 0, 35]
+    flat, starts = cell_segments(packed.flanks_flat, packed.flank_starts, 6, cells)
+    some = segment_medians(pixels(image, flat), starts)
+    assert np.array_equal(some, every.reshape(36, 6, 3)[cells].reshape(-1, 3))
 
 
 def test_band_sides_lie_outside_the_playing_triangle_on_the_canvas() -> None:

@@ -1547,13 +1547,14 @@ def test_an_empty_bonus_cell_under_glare_is_told_by_its_big_numeral() -> None:
             assert (a.state, a.placement) == (b.state, b.placement), (a, b)
 
 
-def test_a_bonus_numeral_is_looked_for_at_a_few_heights_about_the_designs() -> None:
-    """The design's see-through bonus numeral is "about 0.45" tall; how tall a numeral
-    template's digit reads depends on its font. On a light table under studio light
-    (4242/55) the x4 cell's numeral shows the table, as pale as the joker, and its frame
-    not as plastic: at the one height 0.45 its numeral does not correlate enough and the
-    cell reads unknown (it looks like the joker, which lies elsewhere); at the best of a
-    few heights it is empty, and no other cell reads differently."""
+def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
+    """The window a bonus cell's numeral is matched in grows with the numeral: at the
+    design's height (0.45) it reaches past the cell onto the tiles beside it. On a light
+    table under studio light (4242/55) the x4 cell's numeral shows the table, as pale as
+    the joker, and its frame not as plastic: at the design's size alone its numeral does
+    not correlate enough and the cell reads unknown (it looks like the joker, which lies
+    elsewhere); matched too at the largest size whose window stays inside the cell, it
+    is empty, and no other cell reads differently."""
     frame, truth = rendered(4242 * 1_000_003 + 55)
     reading = read_on_the_board(frame, truth)
     actual = Board.from_notation(truth.board, GEO)
@@ -1564,7 +1565,9 @@ def test_a_bonus_numeral_is_looked_for_at_a_few_heights_about_the_designs() -> N
         cell = GEO.rotation[cell]
     assert BONUS[cell] == 4 and actual[13] is None
     assert reading.cells[cell].state == "empty"
-    single = BoardReader(replace(default_config(), bonus_numeral_heights=(0.45,)))
+    single = BoardReader()
+    assert len(single.bonus_sizes) == 2
+    single.bonus_sizes = single.bonus_sizes[-1:]  # the design's size alone
     once = single.read(frame)
     assert once.cells[cell].state == "unknown"
     for a, b in zip(reading.cells, once.cells, strict=True):
