@@ -1244,6 +1244,12 @@ class BoardReader:
             return None
         cells = np.asarray(details["candidates"], dtype=np.int64)
         good = contrast >= cfg.disc_refit_min_contrast
+        import os
+        share = float(os.environ.get("DSHARE", "0"))
+        if share > 0 and good.any():
+            good &= contrast >= share * float(np.median(contrast[good]))
+        if os.environ.get("DBG"):
+            print("REFIT cells", cells[good].tolist(), "contrast", np.round(contrast[good], 2).tolist())
         if good.sum() < cfg.disc_refit_min_tiles:
             return None
         # Discs found at the edge of the numeral's search may lie further off (a lattice

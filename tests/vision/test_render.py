@@ -333,3 +333,45 @@ def test_a_strong_barrel_lens_keeps_the_canvas_a_sane_size(focal: float) -> None
     canvas = canvas_for(cam)
     assert canvas.width <= 3 * 1280 + 8 and canvas.height <= 3 * 720 + 8
     assert canvas.map_x is not None and np.isfinite(canvas.map_x).all()
+
+
+def _disc_centre(frame_bgr: np.ndarray, near: np.ndarray, radius: float) -> np.ndarray:
+    """The centroid (x, y) of the navy disc's pixels within ``radius`` px of ``near``."""
+    ys, xs = np.mgrid[: frame_bgr.shape[0], : frame_bgr.shape[1]]
+    b, g, r = (frame_bgr[..., k].astype(np.int32) for k in range(3))
+    navy = (b > r + 40) & (b > g + 25) & (b < 170)
+    close = np.hypot(xs - near[0], ys - near[1]) < radius
+    sel = navy & close
+    return np.array([xs[sel].mean(), ys[sel].mean()])
+
+
+def test_raised_tiles_show_the_parallax_of_their_height() -> None:
+    """A tile is a slab: seen at a tilt its top (and disc) lies where the camera sees the
+    plane ``tile_height`` above the board, not on its cell (the truth stays the board's)."""
+    board = Board.empty(GEO).place(Placement.from_notation("12:YYB5"))
+    base = sample_still(21, (960, 540), cut=False, hands=0, over_band=False)
+    spec = _neutral(replace(base, board=board, loose=(), rings=()), "plain_light")
+    cam = spec.camera
+    centroid = np.array(GEO[12].centroid)
+    flat, raised = (render(replace(spec, tile_height=h)) for h in (0.0, 0.12))
+    assert flat.truth.homography == raised.truth.homography
+    assert "tile_height" not in flat.truth.conditions
+    assert raised.truth.conditions["tile_height"] == 0.12
+    # where the camera sees the disc's centre: on the board, and 0.12 units above it
+    # (the world's z points into the table)
+    img, _ = cv2.projectPoints(
+        np.array([[*centroid, 0.0], [*centroid, -0.12]]), cam.rvec, cam.tvec, cam.K, cam.dist
+    )
+    on_board, above = img.reshape(2, 2)
+    assert np.linalg.norm(above - on_board) > 4.0  # the scene is tilted enough to tell
+    radius = 0.5 * float(np.linalg.norm(above - on_board)) + 6.0
+    seen_flat = _disc_centre(flat.frame_bgr, on_board, radius)
+    seen_raised = _disc_centre(raised.frame_bgr, above, radius)
+    assert np.linalg.norm(seen_flat - on_board) < 1.5
+    assert np.linalg.norm(seen_raised - above) < 1.5
+    # the homography of the raised plane agrees with the projection
+    top = cam.homography_at(0.12)
+    q = top @ np.array([*centroid, 1.0])
+    undistorted = cv2.undistortPoints(above.reshape(1, 1, 2), cam.K, cam.dist, P=cam.K)
+    assert np.linalg.norm(q[:2] / q[2] - undistorted.ravel()) < 0.01
+    assert np.allclose(cam.homography_at(0.0), cam.homography())

@@ -42,6 +42,15 @@ class Camera:
         h = k @ np.column_stack([r[:, 0], r[:, 1], self.tvec])
         return h / h[2, 2]
 
+    def homography_at(self, height: float, K: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`homography` of the plane ``height`` units above the board (a tile's top,
+        towards the camera), (3, 3) float64, H[2, 2] = 1."""
+        k = self.K if K is None else K
+        r = self.R
+        # z points into the table: a point above the board has z = -height
+        h = k @ np.column_stack([r[:, 0], r[:, 1], self.tvec - height * r[:, 2]])
+        return h / h[2, 2]
+
     def project(self, points_xy: np.ndarray) -> np.ndarray:
         """Board-plane points (N, 2) -> distorted image pixels (N, 2) float64."""
         pts = np.asarray(points_xy, np.float64).reshape(-1, 2)

@@ -43,6 +43,7 @@ from vision.render.scene import (
     board_texture,
     outer_outline,
     playing_corners,
+    tiles_texture,
 )
 from vision.render.sequence import random_position
 from vision.render.table import TableSpec, render_table, sample_table
@@ -79,6 +80,10 @@ class SceneSpec:
     illegal: tuple[int, ...] = ()
     seed: int = 0
     extra: tuple[tuple[str, Any], ...] = field(default=(), repr=False)
+    #: How far above the board's surface the tiles' tops lie (board units): a real tile
+    #: is a slab of plastic, which a tilted camera sees shifted off its cell, and its
+    #: walls on the side facing the camera. 0 draws the tiles flat on the board.
+    tile_height: float = 0.0
 
     def conditions(self) -> dict[str, Any]:
         cam = self.camera
@@ -96,6 +101,8 @@ class SceneSpec:
                 "distortion": [round(float(v), 4) for v in cam.dist[:2]],
             }
         )
+        if self.tile_height > 0:
+            out["tile_height"] = round(self.tile_height, 4)
         out.update(self.photo.conditions())
         return out
 
@@ -148,7 +155,9 @@ def render(spec: SceneSpec) -> Render:
             shadow_strength=0.5 * spec.shadow_strength,
         )
     looks = {p.index: TileLook.of(p, tile_tint(spec.tint_seed, p)) for p in spec.board.placements}
-    tex = board_texture(spec.board, spec.light, looks, spec.rings, PPU)
+    raised = spec.tile_height > 0 and bool(spec.board.placements)
+    on_board = Board.empty(spec.board.geometry) if raised else spec.board
+    tex = board_texture(on_board, spec.light, looks, spec.rings, PPU)
     h_tex = hc @ np.linalg.inv(tex.plane_to_tex)
     off = shadow_offset(hc, centre, 0.12, spec.light)
     warp_texture(
@@ -157,6 +166,8 @@ def render(spec: SceneSpec) -> Render:
         h_tex,
         shadow=(off, max(1.0, float(np.linalg.norm(off)) * 0.6), 0.8 * spec.shadow_strength),
     )
+    if raised:
+        _raised_tiles(image, spec, canvas.K, looks)
     occluders = np.zeros(image.shape[:2], np.float32)
     for item in spec.clutter:
         m = draw_clutter(image, item, hc, spec.light, rng)
@@ -186,6 +197,41 @@ def render(spec: SceneSpec) -> Render:
         illegal=spec.illegal,
     )
     return Render(frame_bgr, data, truth)
+
+
+#: How much darker a tile's walls look than its top (they face sideways, away from the
+#: light falling from above).
+WALL_SHADE = 0.55
+
+
+def _raised_tiles(
+    image: np.ndarray, spec: SceneSpec, k_canvas: np.ndarray, looks: dict[int, TileLook]
+) -> None:
+    """Draw the board's tiles as slabs ``spec.tile_height`` thick: their walls (the tiles
+    drawn darker at heights from the board up), then their tops, in place."""
+    cam, height = spec.camera, spec.tile_height
+    tiles = tiles_texture(spec.board, spec.light, looks, PPU)
+    to_tex = np.linalg.inv(tiles.plane_to_tex)
+    centre = board_centre()
+    top = cam.homography_at(height, k_canvas)
+    base = cam.homography_at(0.0, k_canvas)
+    # the walls are swept in steps of at most about a pixel and a half
+    shift = float(np.linalg.norm(_map(top, centre) - _map(base, centre)))
+    steps = int(min(16, max(1, math.ceil(shift / 1.5))))
+    off = shadow_offset(base, centre, height, spec.light)
+    for k in range(steps):
+        z = height * k / steps
+        shadow = None
+        if k == 0:  # a slab's shadow on the board around it
+            shadow = (off, max(0.8, float(np.linalg.norm(off))), 0.6 * spec.shadow_strength)
+        h = cam.homography_at(z, k_canvas) @ to_tex
+        warp_texture(image, tiles, h, shade=WALL_SHADE, shadow=shadow)
+    warp_texture(image, tiles, top @ to_tex)
+
+
+def _map(h: np.ndarray, p: np.ndarray) -> np.ndarray:
+    q = h @ np.array([p[0], p[1], 1.0])
+    return q[:2] / q[2]
 
 
 def _px_per_unit(h: np.ndarray, at: np.ndarray) -> float:
@@ -422,10 +468,13 @@ def sample_still(
     cut: bool | None = None,
     over_band: bool | None = None,
     tiles: int | None = None,
+    tile_height: tuple[float, float] = (0.0, 0.0),
 ) -> SceneSpec:
     """A random labelled still: a legal position, a camera, light, table, hands, clutter.
 
-    Keyword arguments force one condition (None = random).
+    Keyword arguments force one condition (None = random). ``tile_height``: the range the
+    tiles' thickness is drawn from (board units; (0, 0): flat), from a stream of its own
+    (the rest of the scene is the same at any thickness).
     """
     rng = np.random.default_rng(seed)
     n_tiles = int(
@@ -472,7 +521,15 @@ def sample_still(
         shadow_strength=shadow_strength,
         seed=seed,
         extra=tuple(extra.items()),
+        tile_height=_thickness(seed, tile_height),
     )
+
+
+def _thickness(seed: int, span: tuple[float, float]) -> float:
+    lo, hi = span
+    if hi <= 0:
+        return 0.0
+    return float(np.random.default_rng([seed, 0x7A11]).uniform(lo, hi))
 
 
 def _random_board_point(rng: np.random.Generator) -> np.ndarray:

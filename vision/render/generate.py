@@ -3,7 +3,7 @@
     spectrangle generate OUT_DIR [--stills N] [--games M] [--seed S] [--size 1280x720]
                                  [--game-size 960x540] [--harsh] [--sample]
                                  [--table KIND] [--light NAME] [--tiles N] [--hands N]
-                                 [--cut | --no-cut]
+                                 [--cut | --no-cut] [--tile-height LO:HI]
 
 The last five force a condition of every still (an empty board on a cloth under a
 tungsten lamp: ``--tiles 0 --table cloth --light tungsten``); each is random otherwise.
@@ -66,6 +66,16 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _span(text: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(v) for v in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a range: {text!r} (e.g. 0.05:0.12)") from None
+    if not 0.0 <= lo <= hi <= 0.5:
+        raise argparse.ArgumentTypeError(f"range out of 0..0.5: {text!r}")
+    return lo, hi
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the command's arguments to ``parser``."""
     parser.add_argument("out_dir", type=Path, help="folder to write into (created)")
@@ -88,6 +98,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="the board cut off by the frame (--no-cut: never)",
+    )
+    parser.add_argument(
+        "--tile-height",
+        type=_span,
+        default=(0.0, 0.0),
+        metavar="LO:HI",
+        help="the stills' tiles drawn as slabs this thick (board units, drawn per still;"
+        " e.g. 0.05:0.12); flat by default",
     )
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads")
     parser.add_argument(
@@ -187,6 +205,8 @@ def run(args: argparse.Namespace) -> int:
         for key in ("table", "light", "tiles", "hands", "cut")
         if getattr(args, key) is not None
     }
+    if args.tile_height[1] > 0:
+        force["tile_height"] = args.tile_height
     players = ("Ann", "Bob", "Cid", "Dee")[: args.players]
     games = []
     for k in range(args.games):

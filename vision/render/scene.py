@@ -609,14 +609,37 @@ def board_texture(
     base = board_base_texture(ppu)
     bgra = base.bgra.copy()
     m = base.plane_to_tex
-    for p in board.placements:
-        verts, pairs = _cell_pairs(p.index)
-        look = (looks or {}).get(p.index) or TileLook.of(p)
-        draw_tile(bgra, verts, pairs, look, light, m, ppu)
+    draw_tiles(bgra, board, light, looks, m, ppu)
     holes = peg_holes()
     for hole, colour in rings:
         draw_ring(bgra, holes[(hole - 1) % N_HOLES], RING_BGR[colour % len(RING_BGR)], m, ppu)
     return Texture(bgra, m, float(ppu))
+
+
+def tiles_texture(
+    board: Board, light: LightDir, looks: dict[int, TileLook] | None = None, ppu: int = PPU
+) -> Texture:
+    """The board's tiles alone, on a transparent texture of the board's size and mapping
+    (to be drawn on their own plane, above the board's)."""
+    base = board_base_texture(ppu)
+    bgra = np.zeros_like(base.bgra)
+    draw_tiles(bgra, board, light, looks, base.plane_to_tex, ppu)
+    return Texture(bgra, base.plane_to_tex, float(ppu))
+
+
+def draw_tiles(
+    bgra: np.ndarray,
+    board: Board,
+    light: LightDir,
+    looks: dict[int, TileLook] | None,
+    m: np.ndarray,
+    ppu: float,
+) -> None:
+    """Draw the board's tiles into ``bgra`` (board plane to pixels ``m``), in place."""
+    for p in board.placements:
+        verts, pairs = _cell_pairs(p.index)
+        look = (looks or {}).get(p.index) or TileLook.of(p)
+        draw_tile(bgra, verts, pairs, look, light, m, ppu)
 
 
 def tile_texture(look: TileLook, light: LightDir, ppu: int = PPU) -> Texture:
