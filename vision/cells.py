@@ -337,6 +337,51 @@ EDGE_SIDES: NDArray[np.int64] = np.array(
 )
 
 
+def _inward_normals() -> FloatArray:
+    a, b = EDGE_ENDS[:, :, 0], EDGE_ENDS[:, :, 1]  # (36, 3, 2)
+    d = b - a
+    n = np.stack([-d[..., 1], d[..., 0]], axis=-1) / np.linalg.norm(d, axis=-1, keepdims=True)
+    inward = np.sum((CENTROIDS[:, None, :] - a) * n, axis=-1, keepdims=True) > 0
+    return np.where(inward, n, -n)  # type: ignore[no-any-return]
+
+
+#: (36, 3, 2) each cell's edges' unit normals, pointing into the cell, in EDGE_ORDER.
+INWARD: FloatArray = _inward_normals()
+#: (36, 3) bool: the edge lies between two cells (not along the band).
+SHARED: NDArray[np.bool_] = np.array(
+    [[GEOMETRY.across(i, e) is not None for e in EDGE_ORDER] for i in range(len(CENTROIDS))]
+)
+
+
+def overhung(points: FloatArray, cells: IntArray, shifts: FloatArray) -> NDArray[np.bool_]:
+    """Which points of cells' frames, in the board's plane, a raised neighbour may hide.
+
+    ``points`` (N, 2) board units, each in cell ``cells`` (N,); ``shifts`` (36, 2): where
+    the camera sees a tile's top, less where its cell lies (board units, in the board's
+    plane). A tile is a slab: its top and the walls below it cover its cell moved by
+    anything up to its shift. A neighbour's does so across the edge they share, as deep
+    as the shift goes into the cell. Returns (N,) bool.
+
+    >>> i = int(np.flatnonzero(SHARED.all(axis=1))[0])  # a cell with three neighbours
+    >>> a, b = EDGE_ENDS[i, 0]
+    >>> near = (a + b) / 2 + 0.03 * INWARD[i, 0]  # just inside its first edge
+    >>> shifts = np.zeros((36, 2))
+    >>> bool(overhung(near[None], np.array([i]), shifts)[0])
+    False
+    >>> shifts[i] = 0.05 * INWARD[i, 0]  # tops seen moved into the cell across that edge
+    >>> bool(overhung(near[None], np.array([i]), shifts)[0])
+    True
+    >>> shifts[i] = -0.05 * INWARD[i, 0]  # and away from it: its own top, not a neighbour's
+    >>> bool(overhung(near[None], np.array([i]), shifts)[0])
+    False
+    """
+    a = EDGE_ENDS[cells, :, 0]  # (N, 3, 2)
+    normals = INWARD[cells]  # (N, 3, 2)
+    depth = np.sum((points[:, None, :] - a) * normals, axis=-1)  # (N, 3) into the cell
+    reach = np.sum(shifts[cells][:, None, :] * normals, axis=-1)  # (N, 3)
+    return ((depth < reach) & SHARED[cells]).any(axis=1)  # type: ignore[no-any-return]
+
+
 @cache
 def band_sides(ppu: int, inner: float, outer: float) -> tuple[tuple[IntArray, IntArray], ...]:
     """Canvas pixels (rows, cols) of the border band along each side of the playing triangle.
@@ -367,9 +412,12 @@ def band_sides(ppu: int, inner: float, outer: float) -> tuple[tuple[IntArray, In
 __all__ = [
     "EDGE_ORDER",
     "EDGE_SIDES",
+    "INWARD",
+    "SHARED",
     "CellZones",
     "PackedZones",
     "band_sides",
+    "overhung",
     "packed_zones",
     "percentiles",
     "pixels",

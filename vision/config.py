@@ -209,6 +209,8 @@ class ReaderConfig:
     trust_max_unknown: float
     trust_full_points: int  # a lattice held by so many points is trusted
     trust_max_unclear: float  # share of unknown + twice the 'elsewhere' ones, below that
+    #: board units a tile's top lies above the board (a slab, seen shifted at a tilt)
+    tile_height: float
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReaderConfig:

@@ -113,6 +113,10 @@ class Canvas:
         s = 1.0 / self.ppu
         return np.array([[s, 0.0, self.x0], [0.0, s, self.y0], [0.0, 0.0, 1.0]])
 
+    def board_from_canvas_points(self, points: FloatArray) -> FloatArray:
+        """Board points (N, 2) of canvas points (u, v) (N, 2)."""
+        return np.asarray(points, dtype=np.float64) / self.ppu + np.array([self.x0, self.y0])
+
     def to_canvas(self, points: FloatArray) -> FloatArray:
         pts = np.asarray(points, dtype=np.float64)
         return (pts - np.array([self.x0, self.y0])) * self.ppu

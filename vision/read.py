@@ -26,6 +26,7 @@ from vision.cells import (
     PackedZones,
     band_sides,
     cell_segments,
+    overhung,
     packed_zones,
     percentiles,
     pixels,
@@ -61,6 +62,7 @@ from vision.model import (
     Canvas,
     FloatArray,
     outer_corners,
+    project,
 )
 from vision.numerals import NumeralReader, scores_to_costs
 from vision.rectify import (
@@ -73,6 +75,7 @@ from vision.rectify import (
     fit_board,
     fit_with_lens,
     lattice_scores,
+    lift,
     plausible,
     px_per_unit,
     scorer,
@@ -332,6 +335,9 @@ class _Sampled:
     what naming them needs."""
 
     canvas_bgr: NDArray[np.uint8]
+    #: the canvas of the tiles' tops (``canvas_bgr`` where tiles are flat): what the tile
+    #: candidates' colours, discs and numerals are read on
+    tiles_bgr: NDArray[np.uint8]
     valid: NDArray[np.uint8]  # the canvas's pixels in the frame, 255
     ppu: int  # the canvas's pixels per unit
     readings: list[CellReading]
@@ -1244,12 +1250,6 @@ class BoardReader:
             return None
         cells = np.asarray(details["candidates"], dtype=np.int64)
         good = contrast >= cfg.disc_refit_min_contrast
-        import os
-        share = float(os.environ.get("DSHARE", "0"))
-        if share > 0 and good.any():
-            good &= contrast >= share * float(np.median(contrast[good]))
-        if os.environ.get("DBG"):
-            print("REFIT cells", cells[good].tolist(), "contrast", np.round(contrast[good], 2).tolist())
         if good.sum() < cfg.disc_refit_min_tiles:
             return None
         # Discs found at the edge of the numeral's search may lie further off (a lattice
@@ -1385,6 +1385,15 @@ class BoardReader:
         src = cv2.GaussianBlur(frame_bgr, (0, 0), sigma) if sigma > 0.3 else frame_bgr
         canvas_bgr = warp_to_canvas(src, fit.homography, canvas, lens=fit.lens)
         valid = validity(frame_bgr.shape, fit.homography, canvas, fit.lens)
+        # A tile is a slab: at a tilt its top shows off its cell, where the plane of the
+        # tiles' tops lies (the windows and the band lie in the board's).
+        tiles_bgr = canvas_bgr
+        shifts: FloatArray | None = None  # (36, 2) where the tiles' tops are seen moved
+        if cfg.tile_height > 0:
+            lens = fit.lens or Lens.none(frame_bgr.shape)
+            tops = lift(fit.homography, cfg.tile_height, lens.centre, lens.norm)
+            tiles_bgr = warp_to_canvas(src, tops, canvas, lens=fit.lens)
+            shifts = project(np.linalg.inv(fit.homography) @ tops, CENTROIDS) - CENTROIDS
         cell_zones, band = zones(ppu, cfg)
         packed = packed_zones(ppu, cfg)
         # A cell is seen when its sectors and most of its frame (``rim_min_seen``) are in
@@ -1399,7 +1408,7 @@ class BoardReader:
             == 255
         )
         value = value_channel(canvas_bgr)
-        windows, clear_windows, plain_windows = self._see_through(value, valid, ppu)
+        windows, clear_windows, plain_windows = self._see_through(value, valid, ppu, shifts)
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
             details["clear_windows"] = clear_windows
@@ -1416,14 +1425,30 @@ class BoardReader:
         span = max(bright - float(black_srgb.max()), 8.0)
 
         darkness = _Darkness(black_srgb, field, span)
+
         # Every cell at once: how much of its frame is not plastic, its sectors' colours.
-        rim_px = pixels(canvas_bgr, packed.rim_flat)
-        rim_dark = (darkness(rim_px, packed.rim) > cfg.dark_distance) & rim_valid
-        fills = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts) / np.maximum(
-            rim_seen, 1.0
-        )
+        def filled(canvas_px: NDArray[np.uint8], kept: NDArray[np.bool_]) -> FloatArray:
+            """(36,) the share of each cell's frame seen (and ``kept``) not plastic."""
+            rim_px = pixels(canvas_px, packed.rim_flat)
+            rim_dark = (darkness(rim_px, packed.rim) > cfg.dark_distance) & kept
+            dark = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts)
+            total = np.add.reduceat(kept.astype(np.float64), packed.rim_starts)
+            return dark / np.maximum(total, 1.0)  # type: ignore[no-any-return]
+
+        # An empty cell's frame lies in the board's plane, a tile's corners in its top's.
+        # A raised tile's walls and top stand over a neighbour's frame in the board's:
+        # that part of the frame is not judged.
+        if shifts is None:
+            fills = tile_fills = filled(canvas_bgr, rim_valid)
+        else:
+            rim_cells = np.repeat(np.arange(len(CENTROIDS)), rim_total)
+            rim_points = canvas.board_from_canvas_points(
+                np.stack([packed.rim[1], packed.rim[0]], axis=1) + 0.5
+            )
+            fills = filled(canvas_bgr, rim_valid & ~overhung(rim_points, rim_cells, shifts))
+            tile_fills = filled(tiles_bgr, rim_valid)
         sec_meds = segment_medians(
-            pixels(canvas_bgr, packed.sectors_flat), packed.sector_starts
+            pixels(tiles_bgr, packed.sectors_flat), packed.sector_starts
         ).reshape(-1, 3, 3)
         sec_levels = darkness(sec_meds.reshape(-1, 3), packed.sector_centres).reshape(-1, 3)
         sec_rows, sec_cols = (c.reshape(-1, 3) for c in packed.sector_centres)
@@ -1443,7 +1468,7 @@ class BoardReader:
         )
         numeral_seen = np.zeros(len(cell_zones), dtype=bool)
         if len(unsure):
-            corr, _, _ = self.numerals.scores(canvas_bgr, unsure.tolist(), ppu, cfg)
+            corr, _, _ = self.numerals.scores(tiles_bgr, unsure.tolist(), ppu, cfg)
             numeral_seen[unsure] = corr.max(axis=1) >= cfg.window_numeral_corr
         # An empty bonus cell shows its big see-through numeral, which no tile shows (its
         # own numeral is a third as big): under haze or glare its black frame may not look
@@ -1496,7 +1521,7 @@ class BoardReader:
                 states.append(EMPTY)
                 notes.append("")
                 continue
-            fill = float(fills[i])
+            fill = float(tile_fills[i])
             # Sectors unlike the plastic; one nearly as dark (purple or blue in dim or
             # tungsten light) makes the reading weak, like a frame partly dark. A numeral
             # read clearly says a tile is there, however dark its sectors: it is named if
@@ -1512,7 +1537,7 @@ class BoardReader:
                 notes.append("" if strong else COVERED)
                 weak.append(not strong)
                 candidates.append(i)
-            elif fill <= cfg.occupancy_max_empty_fill and not numeral_seen[i]:
+            elif fills[i] <= cfg.occupancy_max_empty_fill and not numeral_seen[i]:
                 states.append(EMPTY)
                 notes.append("")
             else:
@@ -1535,10 +1560,10 @@ class BoardReader:
             flank_px, flank_starts = cell_segments(
                 packed.flanks_flat, packed.flank_starts, 6, candidates
             )
-            flank_meds = segment_medians(pixels(canvas_bgr, flank_px), flank_starts)
+            flank_meds = segment_medians(pixels(tiles_bgr, flank_px), flank_starts)
             flank_lin = bgr_to_linear_rgb(flank_meds.reshape(-1, 3, 2, 3)) - glare[:, :, None, :]
             disc_lin = [
-                bgr_to_linear_rgb(canvas_bgr[cell_zones[i].disc]) - g.mean(axis=0)
+                bgr_to_linear_rgb(tiles_bgr[cell_zones[i].disc]) - g.mean(axis=0)
                 for i, g in zip(candidates, glare, strict=True)
             ]
         readings: list[CellReading] = [
@@ -1549,15 +1574,16 @@ class BoardReader:
             details["candidates"] = candidates
         if candidates:
             num_scores, num_contrast, num_offsets = self.numerals.scores(
-                canvas_bgr, candidates, ppu, cfg
+                tiles_bgr, candidates, ppu, cfg
             )
             numerals = (num_scores, num_contrast)
             if details is not None:
                 details["disc_offsets"] = num_offsets
                 details["disc_contrast"] = num_contrast
-                details["canvas"] = (canvas_bgr, ppu)
+                details["canvas"] = (tiles_bgr, ppu)
         return _Sampled(
             canvas_bgr,
+            tiles_bgr,
             valid,
             ppu,
             readings,
@@ -1709,7 +1735,9 @@ class BoardReader:
         tiles = [c.index for c in readings if c.state == TILE]
         if details is not None and tiles:
             rows, cols = (a[tiles] for a in ridge_samples(ppu, cfg))  # (T, 3, A, P)
-            dark = darkness(canvas_bgr[rows, cols].reshape(-1, 3), (rows.ravel(), cols.ravel()))
+            dark = darkness(
+                sampled.tiles_bgr[rows, cols].reshape(-1, 3), (rows.ravel(), cols.ravel())
+            )
             ridges = np.full((len(readings), 3), np.nan)
             ridges[tiles] = np.quantile(
                 dark.reshape(rows.shape).min(axis=-1), cfg.ridge_along_quantile, axis=-1
@@ -2008,7 +2036,11 @@ class BoardReader:
         return out
 
     def _see_through(
-        self, value: NDArray[np.float32], valid: NDArray[np.uint8], ppu: int
+        self,
+        value: NDArray[np.float32],
+        valid: NDArray[np.uint8],
+        ppu: int,
+        shifts: FloatArray | None = None,
     ) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
         """(36,) bool each: the cells whose see-through window is visible, those whose
         window explains them clearly better than a tile would (by ``window_sure_margin``),
@@ -2027,7 +2059,12 @@ class BoardReader:
             half = Canvas(ppu // 2)
             value, valid = (_halve(a, half) for a in (value, valid))
             ppu = ppu // 2
-        ncc = scorer(ppu, cfg).scores(value, (valid == 255).astype(np.uint8))
+        sc = scorer(ppu, cfg)
+        inside = (valid == 255).astype(np.uint8)
+        if shifts is None:
+            ncc = sc.scores(value, inside)
+        else:  # where raised neighbours may stand over a cell, it is not judged
+            ncc = sc.scores_kept(value, inside, ~overhung(sc.board_points, sc.cells, shifts))
         tile, window = ncc[:, 0], ncc[:, 1]
         seen = (window >= cfg.window_empty_ncc) & (window - tile >= cfg.window_empty_margin)
         clear = seen & (window - tile >= cfg.window_sure_margin)

@@ -346,6 +346,46 @@ class LatticeScorer:
             ncc = np.where(ok, ncc, 0.0)
         return ncc.reshape(-1, 2)
 
+    @property
+    def cells(self) -> NDArray[np.int64]:
+        """(P,) the cell each template pixel belongs to."""
+        return self.seg // 2  # type: ignore[no-any-return]
+
+    @property
+    def board_points(self) -> FloatArray:
+        """(P, 2) each template pixel's centre in board units."""
+        w = self.canvas.width
+        cols, rows = self.flat % w, self.flat // w
+        return self.canvas.board_from_canvas_points(np.stack([cols, rows], axis=1) + 0.5)
+
+    def scores_kept(
+        self,
+        value: NDArray[np.float32],
+        valid: NDArray[np.uint8] | None,
+        keep: NDArray[np.bool_],
+    ) -> FloatArray:
+        """:meth:`scores` with each template on its pixels ``keep`` (P,) bool only (a
+        template and the canvas compared where the cell is not hidden)."""
+        m = keep.astype(np.float64)
+        x = value.reshape(-1)[self.flat].astype(np.float64)
+        t = self.weights
+        starts = self.starts
+
+        def total(v: FloatArray) -> FloatArray:
+            return np.add.reduceat(v, starts)  # type: ignore[no-any-return]
+
+        n = np.maximum(total(m), 1.0)
+        sx, st = total(m * x), total(m * t)
+        vx = np.maximum(total(m * x * x) - sx * sx / n, 0.0)
+        vt = np.maximum(total(m * t * t) - st * st / n, 0.0)
+        cov = total(m * x * t) - sx * st / n
+        den = np.sqrt(vx * vt)
+        ncc = np.where((vx > 1e-6 * n) & (vt > 1e-12), cov / np.maximum(den, 1e-12), 0.0)
+        if valid is not None and valid.min() == 0:
+            ok = np.minimum.reduceat(valid.reshape(-1)[self.flat], starts) > 0
+            ncc = np.where(ok, ncc, 0.0)
+        return ncc.reshape(-1, 2)
+
     def total(self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None) -> float:
         return float(np.clip(self.scores(value, valid).max(axis=1), 0.0, None).sum())
 
@@ -940,7 +980,21 @@ def match_offsets(
     search: float,
     cfg: ReaderConfig,
 ) -> tuple[NDArray[np.int64], FloatArray, FloatArray]:
-    """Best template offset of every cell: (indices, offsets in board units, scores).
+    """Best template offset of every cell: (indices, offsets in board units, scores);
+    :func:`match_cells` without which template matched."""
+    idx, off, score, _ = match_cells(value, valid, canvas, search, cfg)
+    return idx, off, score
+
+
+def match_cells(
+    value: NDArray[np.float32],
+    valid: NDArray[np.uint8],
+    canvas: Canvas,
+    search: float,
+    cfg: ReaderConfig,
+) -> tuple[NDArray[np.int64], FloatArray, FloatArray, NDArray[np.bool_]]:
+    """Best template offset of every cell: (indices, offsets in board units, scores,
+    whether a tile's template matched there rather than an empty window's).
 
     ``value``: the canvas (H, W) float32; ``valid``: (H, W) uint8, 0 outside the frame.
     A cell is matched when its search region lies on the canvas and its template, at
@@ -975,7 +1029,7 @@ def match_offsets(
         templates, gather = templates[centred], gather[:, centred]
     n = len(cells)
     if n == 0:
-        return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0)
+        return np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0), np.zeros(0, bool)
     bx0, by0, bx1, by1 = win.box
     sums = win.ncc.sums(value[by0:by1, bx0:bx1])  # (4, 3, h, w)
     num, s, q = sums.reshape(-1)[gather].astype(np.float64)  # each (n, 2, side^2)
@@ -1024,7 +1078,7 @@ def match_offsets(
         ],
         axis=1,
     )
-    return cells[keep].astype(np.int64), off[keep], score[keep]
+    return cells[keep].astype(np.int64), off[keep], score[keep], which[keep] == 0
 
 
 def find_homography(
@@ -1219,6 +1273,84 @@ def _homographies(src: FloatArray, dst: FloatArray, iterations: int = 3) -> Floa
     return out  # type: ignore[no-any-return]
 
 
+#: The focal length assumed (in units of the frame's half-diagonal) where a homography
+#: does not tell it (a view from straight above): about a phone's 70-degree view.
+DEFAULT_FOCAL = 1.4
+#: The focal lengths (same units) a homography may tell: from a fisheye to a zoom.
+FOCAL_RANGE = (0.5, 5.0)
+
+
+def focal_length(homography: FloatArray, centre: tuple[float, float], norm: float) -> float:
+    """The camera's focal length (px) that a board-plane homography implies, with the
+    principal point at ``centre`` and square pixels; ``norm`` is the frame's
+    half-diagonal (px), the unit of :data:`DEFAULT_FOCAL` and :data:`FOCAL_RANGE`.
+
+    The plane's two axes must be at right angles and of equal length once the camera's
+    intrinsics are taken off: two equations in 1/f^2, solved together. A view from
+    straight above tells nothing (and needs nothing: no parallax), so the default.
+
+    >>> k = np.array([[800.0, 0.0, 320.0], [0.0, 800.0, 240.0], [0.0, 0.0, 1.0]])
+    >>> c, s = np.cos(0.6), np.sin(0.6)
+    >>> rt = np.array([[1.0, 0.0, -2.0], [0.0, c, -1.0], [0.0, s, 12.0]])  # r1, r2, t
+    >>> round(focal_length(k @ rt, (320.0, 240.0), 400.0), 3)
+    800.0
+    """
+    t = np.array([[1.0, 0.0, -centre[0]], [0.0, 1.0, -centre[1]], [0.0, 0.0, 1.0]])
+    h = t @ np.asarray(homography, dtype=np.float64)
+    h = h / np.linalg.norm(h)
+    h1, h2 = h[:, 0], h[:, 1]
+    a = np.array([h1[0] * h2[0] + h1[1] * h2[1], h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2])
+    b = np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
+    lo, hi = (x * norm for x in FOCAL_RANGE)
+    denominator = float(a @ a)
+    if denominator > 0:
+        w = -float(a @ b) / denominator  # 1 / f^2
+        if w > 0 and lo <= 1.0 / math.sqrt(w) <= hi:
+            return 1.0 / math.sqrt(w)
+    return DEFAULT_FOCAL * norm
+
+
+def lift(
+    homography: FloatArray, height: float, centre: tuple[float, float], norm: float
+) -> FloatArray:
+    """The homography (3, 3) float64 of the plane ``height`` board units above the
+    board's (towards the camera: a tile's top), from the board's ``homography``, with the
+    camera's principal point at ``centre`` and its focal length as the homography
+    implies (:func:`focal_length`).
+
+    The camera's pose relative to the board follows from the homography and the focal
+    length: ``K^-1 H = s [r1 r2 t]``. The raised plane is ``K [r1 r2 t + height u]``, with
+    ``u`` the board's normal turned to the camera (in camera coordinates).
+
+    >>> k = np.array([[800.0, 0.0, 320.0], [0.0, 800.0, 240.0], [0.0, 0.0, 1.0]])
+    >>> c, s = np.cos(0.6), np.sin(0.6)
+    >>> r = np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+    >>> t = np.array([-2.0, -1.0, 12.0])
+    >>> h = k @ np.column_stack([r[:, 0], r[:, 1], t])
+    >>> up = -r[:, 2]  # the camera is on the side of -z: the board's up is -z
+    >>> want = k @ np.column_stack([r[:, 0], r[:, 1], t + 0.1 * up])
+    >>> bool(np.allclose(lift(h, 0.1, (320.0, 240.0), 400.0), want / want[2, 2]))
+    True
+    """
+    h = np.asarray(homography, dtype=np.float64)
+    if height == 0.0:
+        return h
+    f = focal_length(h, centre, norm)
+    k = np.array([[f, 0.0, centre[0]], [0.0, f, centre[1]], [0.0, 0.0, 1.0]])
+    m = np.linalg.solve(k, h)
+    scale = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2.0
+    if m[2, 2] < 0:  # the board lies in front of the camera
+        scale = -scale
+    r1, r2, t = m[:, 0] / scale, m[:, 1] / scale, m[:, 2] / scale
+    r3 = np.cross(r1, r2)
+    r3 /= np.linalg.norm(r3)
+    # the camera's centre, in board coordinates, lies on the side the normal points to
+    camera_z = -float(r3 @ t)
+    up = r3 if camera_z > 0 else -r3
+    out = k @ np.column_stack([r1, r2, t + height * up])
+    return out / out[2, 2]  # type: ignore[no-any-return]
+
+
 def anisotropy(homography: FloatArray) -> float:
     """How much more the board is stretched one way than the other at its centre.
 
@@ -1284,17 +1416,24 @@ def refine(
     narrow = min(r.search for r in cfg.align_rounds)
     for rnd in cfg.align_rounds:
         value, valid, canvas = sample_canvas(pyr, current, rnd.ppu, lens)
-        idx, off, _ = match_offsets(value, valid, canvas, rnd.search, cfg)
+        idx, off, _, tiles = match_cells(value, valid, canvas, rnd.search, cfg)
         if len(idx) < cfg.align_min_cells and rnd.search > narrow:
             # A board cut off by the frame leaves few cells whose whole search region is
             # in it: a narrower search, around the first guess, keeps more of them.
-            idx, off, _ = match_offsets(value, valid, canvas, narrow, cfg)
+            idx, off, _, tiles = match_cells(value, valid, canvas, narrow, cfg)
         if len(idx) < cfg.align_min_cells:
             raise BoardNotFoundError(
                 f"only {len(idx)} cells of the lattice could be matched", len(idx)
             )
         board_pts = CENTROIDS[idx]
-        image_pts = lens.distort(project(current, board_pts + off))
+        seen = project(current, board_pts + off)
+        if cfg.tile_height > 0 and tiles.any():
+            # A tile's top lies above the board: where the camera sees it, it is seen
+            # on the plane of the tiles' tops. Taken down to the board's plane (as the
+            # fit so far lies), the points of tiles and windows fit one homography.
+            tops = lift(current, cfg.tile_height, lens.centre, lens.norm)
+            seen[tiles] = project(current @ np.linalg.inv(tops), seen[tiles])
+        image_pts = lens.distort(seen)
         thresh = cfg.ransac_threshold * px_per_unit(current)
         few = len(idx) < cfg.min_cells_for_perspective
         if few:
