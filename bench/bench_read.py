@@ -70,6 +70,9 @@ def bucket(cond: dict[str, Any], cell_px: float) -> dict[str, str]:
         "blur": "strong" if blur > 1.2 else ("some" if blur > 0.5 else "none"),
         "hands": "hands" if cond.get("hands") else "no hands",
         "harsh": "harsh" if cond.get("harsh") else "normal",
+        "tiles": "flat"
+        if not cond.get("tile_height")
+        else ("raised < 0.08" if cond["tile_height"] < 0.08 else "raised >= 0.08"),
     }
 
 
@@ -250,13 +253,13 @@ def main(argv: list[str] | None = None) -> int:
         f"read time: median {statistics.median(times) * 1000:.0f} ms, "
         f"90% {np.percentile(times, 90) * 1000:.0f} ms (one core)"
     )
-    for key in ("tilt", "light", "table", "blur", "motion", "hands", "harsh"):
+    for key in ("tilt", "light", "table", "blur", "motion", "hands", "harsh", "tiles"):
         parts = ", ".join(
             f"{name} {ok / max(all_, 1):.0%} ({all_})"
             for name, (ok, all_) in sorted(stats[key].items())
         )
         print(f"  exact images by {key}: {parts}")
-    for key in ("tilt", "light", "table", "blur", "motion", "hands", "harsh"):
+    for key in ("tilt", "light", "table", "blur", "motion", "hands", "harsh", "tiles"):
         parts = ", ".join(
             f"{name} {ok / max(all_, 1):.1%} ({all_})"
             for name, (ok, all_) in sorted(tile_stats[key].items())

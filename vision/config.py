@@ -209,7 +209,9 @@ class ReaderConfig:
     trust_max_unknown: float
     trust_full_points: int  # a lattice held by so many points is trusted
     trust_max_unclear: float  # share of unknown + twice the 'elsewhere' ones, below that
-    #: board units a tile's top lies above the board (a slab, seen shifted at a tilt)
+    #: board units a tile's top lies above the board (a slab, seen shifted at a tilt):
+    #: assumed, not measured on the physical game (a few millimetres on a side of 4-5
+    #: centimetres); 0 reads the tiles as printed on the board
     tile_height: float
 
     @classmethod

@@ -1741,3 +1741,25 @@ def test_no_more_glare_is_taken_off_a_tile_than_its_darkest_sector_shows() -> No
     assert float(np.stack(sampled.sector_lin).min()) >= 0.0
     glared = [c.index for c in r.read(frame).cells if c.note.startswith("glare")]
     assert len(glared) <= 2, glared
+
+
+@pytest.mark.parametrize("seed", [569, 599])
+def test_raised_tiles_are_read_on_their_tops_and_the_board_on_its_plane(seed: int) -> None:
+    """A tile is a slab: a camera tilted by 37 degrees sees its top 0.08 units above the
+    board shifted off its cell, and its walls. A reader told the tiles' height
+    (``tile_height``; 0, flat, by default) takes the tiles' lattice points down to the
+    board's plane (its corners land nearer the truth's than where a reader of flat tiles
+    puts them) and reads each tile on its top: every cell right."""
+    from vision.render.compose import render, sample_still
+
+    spec = sample_still(seed, (1280, 720), hands=0, cut=False, tile_height=(0.08, 0.08))
+    assert spec.conditions()["tilt_deg"] > 35
+    shot = render(spec)
+    frame = cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    raised = BoardReader(replace(default_config(), tile_height=0.08)).read(frame)
+    flat = BoardReader(replace(default_config(), tile_height=0.0)).read(frame)
+    assert raised.found and flat.found
+    assert corner_error_cells(shot.truth, raised) < 0.7 * corner_error_cells(shot.truth, flat)
+    truth = Board.from_notation(shot.truth.board, GEO)
+    assert same_board_up_to_turn(raised.board(), truth)
+    assert all(c.state != "unknown" for c in raised.cells)

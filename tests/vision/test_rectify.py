@@ -32,9 +32,12 @@ from vision.rectify import (
     _homographies,
     cell_templates,
     fit_with_lens,
+    focal_length,
     homographies_from_corners,
     homography_from_corners,
     lattice_scores,
+    lift,
+    match_cells,
     match_offsets,
     perspective_grid,
     perspective_search,
@@ -352,3 +355,73 @@ def test_a_steeper_perspective_is_plausible_only_up_to_the_ratio_asked() -> None
     assert not plausible(h, cfg)
     assert plausible(h, cfg, cfg.max_perspective_ratio_held)
     assert not plausible(h, cfg, 2.4)
+
+
+@pytest.mark.parametrize("seed", [3, 11, 21, 40, 77, 101])
+def test_lift_gives_the_plane_of_the_tiles_tops(seed: int) -> None:
+    """From the board's homography alone (the principal point at the frame's centre),
+    the plane 0.1 units above the board is where the camera sees it: the focal length the
+    homography implies is the camera's, or (seen from nearly straight above, where the
+    homography cannot tell it) the raised plane is off by less than a pixel anyway."""
+    from vision.render.compose import sample_still
+
+    cam = sample_still(seed, (1280, 720)).camera
+    lens = Lens.none((cam.height, cam.width))
+    h = cam.homography()
+    raised = lift(h, 0.1, lens.centre, lens.norm)
+    want = project(cam.homography_at(0.1), CENTROIDS)
+    assert np.abs(project(raised, CENTROIDS) - want).max() < 0.5
+    moved = np.abs(want - project(h, CENTROIDS)).max()
+    f = focal_length(h, lens.centre, lens.norm)
+    assert abs(f / cam.K[0, 0] - 1.0) < 1e-3 or moved < 2.0
+    assert np.allclose(lift(h, 0.0, lens.centre, lens.norm), h)
+
+
+def test_match_cells_tells_tiles_from_windows() -> None:
+    """The sample still's tiles match the tile's template and its empty cells the window's
+    (checked against the cells read on the same canvas)."""
+    from vision.read import BoardReader
+
+    cfg = config()
+    rnd = cfg.align_rounds[-1]
+    frame = load_image(str(STILLS / "00.jpg"))
+    reading = BoardReader(cfg).read(frame)
+    assert reading.found and reading.fit is not None
+    value, valid, canvas = sample_canvas(
+        Pyramid(frame, cfg), reading.fit.homography, rnd.ppu, reading.fit.lens
+    )
+    idx, off, _, tiles = match_cells(value, valid, canvas, rnd.search, cfg)
+    states = {c.index: c.state for c in reading.cells}
+    told = {int(i): bool(t) for i, t in zip(idx, tiles, strict=True)}
+    known = [i for i in told if states[i] in ("tile", "empty")]
+    assert len(known) >= 20
+    assert {states[i] for i in known} == {"tile", "empty"}
+    agree = sum(told[i] == (states[i] == "tile") for i in known)
+    assert agree >= 0.95 * len(known)
+    same = match_offsets(value, valid, canvas, rnd.search, cfg)
+    np.testing.assert_array_equal(same[0], idx)
+    np.testing.assert_array_equal(same[1], off)
+
+
+def test_scores_kept_ignore_the_pixels_left_out() -> None:
+    """A template compared on the pixels kept only: whatever the others show changes
+    nothing; all kept, it is :meth:`LatticeScorer.scores`."""
+    cfg = config()
+    sc = scorer(18, cfg)
+    rng = np.random.default_rng(5)
+    value = rng.random((sc.canvas.height, sc.canvas.width)).astype(np.float32)
+    every = np.ones(len(sc.flat), bool)
+    np.testing.assert_allclose(sc.scores_kept(value, None, every), sc.scores(value), atol=1e-12)
+    keep = rng.random(len(sc.flat)) > 0.3
+    other = value.copy()
+    hidden = np.unique(sc.flat[~keep])
+    other.reshape(-1)[hidden] = rng.random(len(hidden)).astype(np.float32) * 50
+    kept_pixels = np.isin(sc.flat, hidden)  # pixels shared by a kept and a hidden entry
+    keep &= ~kept_pixels
+    a, b = sc.scores_kept(value, None, keep), sc.scores_kept(other, None, keep)
+    np.testing.assert_allclose(a, b, atol=1e-12)
+    assert not np.allclose(sc.scores(value), sc.scores(other))
+    # the cells and board points of the template pixels
+    assert np.array_equal(np.unique(sc.cells), np.arange(36))
+    inside = np.linalg.norm(sc.board_points - CENTROIDS[sc.cells], axis=1)
+    assert inside.max() < 0.9  # the cell and a ridge's width around it
