@@ -209,10 +209,15 @@ class ReaderConfig:
     trust_max_unknown: float
     trust_full_points: int  # a lattice held by so many points is trusted
     trust_max_unclear: float  # share of unknown + twice the 'elsewhere' ones, below that
-    #: board units a tile's top lies above the board (a slab, seen shifted at a tilt):
-    #: assumed, not measured on the physical game (a few millimetres on a side of 4-5
-    #: centimetres); 0 reads the tiles as printed on the board
+    #: board units a tile's top lies above the board (a slab, seen shifted at a tilt)
+    #: where a photo does not tell it: assumed, not measured on the physical game; 0
+    #: reads the tiles as printed on the board
     tile_height: float
+    tile_height_max: float  # the most a photo's lattice may tell (0: never estimated)
+    tile_height_step: float  # the heights tried, this far apart
+    tile_height_min_points: int  # tiles and windows each among the lattice points to tell it
+    tile_height_min_lean: float  # a view leaning less (:func:`rectify.lean`) tells no height
+    tile_height_min_gain: float  # share of the fit's error a height must take off to be told
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReaderConfig:

@@ -76,9 +76,12 @@ from vision.rectify import (
     fit_with_lens,
     lattice_scores,
     lift,
+    lowered,
     plausible,
     px_per_unit,
+    relowered,
     scorer,
+    tile_height_told,
     validity,
     value_channel,
     warp_to_canvas,
@@ -1268,6 +1271,36 @@ class BoardReader:
             )
             offsets = offsets.copy()
             offsets[np.flatnonzero(edge)[seen]] = far[seen]
+        board_pts = CENTROIDS[cells[good]]
+        scale = px_per_unit(fit.homography)
+        height = fit.tile_height
+        image_pts = fit.to_image(board_pts + offsets[good])
+        if cfg.tile_height_max > 0 and fit.lens is not None:
+            # The discs lie on the tiles' tops (read on their plane): with the empty
+            # windows among the lattice points they tell how high those are, and are
+            # taken down to the board's plane from there.
+            lens = fit.lens
+            tops = lift(fit.homography, height, lens.centre, lens.norm)
+            seen = project(tops, board_pts + offsets[good])  # undistorted
+            height = self._height_from_discs(fit, board_pts, seen, scale)
+            if height != fit.tile_height:
+                down = lowered(fit.homography, seen, np.ones(len(seen), bool), height, lens)
+                image_pts = lens.distort(down)
+                offsets = offsets.copy()
+                offsets[good] = project(np.linalg.inv(fit.homography), down) - board_pts
+        # the fit with the height the discs told (its tiles' lattice points taken down
+        # from there), as it is where they need no refit
+        unmoved: BoardFit | None = None
+        if height != fit.tile_height:
+            lattice = fit.lattice
+            if lattice is not None and fit.raised is not None and fit.lens is not None:
+                lattice = (
+                    lattice[0],
+                    relowered(
+                        fit.homography, lattice[1], fit.raised, fit.tile_height, height, fit.lens
+                    ),
+                )
+            fit = unmoved = replace(fit, tile_height=height, lattice=lattice)
         shifts = np.linalg.norm(offsets[good], axis=1)
         # Refit when the discs say the lattice is off overall, or off somewhere (a wide
         # lens bends the board's far corners away from the lattice fitted to its middle).
@@ -1275,20 +1308,17 @@ class BoardReader:
             float(np.median(shifts)) < cfg.disc_refit_min_shift
             and float(shifts.max()) < cfg.disc_refit_max_shift
         ):
-            return None
-        board_pts = CENTROIDS[cells[good]]
-        image_pts = fit.to_image(board_pts + offsets[good])
+            return unmoved
         lens = fit.lens or Lens.none((1, 1))
-        scale = px_per_unit(fit.homography)
         try:
             h, new_lens, keep, errors = fit_with_lens(
                 board_pts, image_pts, lens, cfg.ransac_threshold * scale, cfg.max_lens_k
             )
         except BoardNotFoundError:
-            return None
+            return unmoved
         discs = int(keep.sum())
         if discs < cfg.disc_refit_min_tiles or not plausible(h, cfg):
-            return None
+            return unmoved
         rms = float(np.sqrt(np.mean(errors**2)))
         # The lattice points stay what they were seen as: the next refit checks against
         # them too. A refit is taken only where it agrees with them, so it is held by as
@@ -1296,7 +1326,7 @@ class BoardReader:
         # discs is no weaker a find than the 25 lattice points it agrees with).
         points = max(discs, fit.points)
         better = BoardFit.from_homography(
-            h, rms, rms / px_per_unit(h), points, new_lens, fit.lattice
+            h, rms, rms / px_per_unit(h), points, new_lens, fit.lattice, height, fit.raised
         )
         if fit.lattice is None or not len(fit.lattice[0]):
             return better
@@ -1319,7 +1349,7 @@ class BoardReader:
                     float(np.median(before)),
                     float(np.median(after)),
                 )
-                return None
+                return unmoved
         # The lattice points further than ``disc_refit_lattice_distance`` from every disc
         # then hold the rest of the board where it was seen (near the discs, the discs are
         # the better points): the two are fitted together where they agree, the discs
@@ -1342,7 +1372,25 @@ class BoardReader:
         if discs2 < discs or not plausible(h2, cfg) or rms2 > rms + slack:
             return better
         return BoardFit.from_homography(
-            h2, rms2, rms2 / px_per_unit(h2), points, lens2, fit.lattice
+            h2, rms2, rms2 / px_per_unit(h2), points, lens2, fit.lattice, height, fit.raised
+        )
+
+    def _height_from_discs(
+        self, fit: BoardFit, board_pts: FloatArray, seen: FloatArray, scale: float
+    ) -> float:
+        """The tiles' height the discs (at ``board_pts``, seen at undistorted pixels
+        ``seen`` on the tiles' tops) and the fit's empty windows tell together
+        (:func:`tile_height_told`); the fit's where they do not."""
+        if fit.lattice is None or fit.raised is None or fit.lens is None:
+            return fit.tile_height
+        windows = ~fit.raised
+        lat_board, lat_image = fit.lattice
+        pts = np.concatenate([board_pts, lat_board[windows]])
+        image = np.concatenate([seen, fit.lens.undistort(lat_image[windows])])
+        tiles = np.r_[np.ones(len(board_pts), bool), np.zeros(int(windows.sum()), bool)]
+        thresh = self.config.ransac_threshold * scale
+        return tile_height_told(
+            fit.homography, pts, image, tiles, fit.lens, thresh, self.config, fit.tile_height
         )
 
     def read_cells(
@@ -1389,9 +1437,8 @@ class BoardReader:
         # tiles' tops lies (the windows and the band lie in the board's).
         tiles_bgr = canvas_bgr
         shifts: FloatArray | None = None  # (36, 2) where the tiles' tops are seen moved
-        if cfg.tile_height > 0:
-            lens = fit.lens or Lens.none(frame_bgr.shape)
-            tops = lift(fit.homography, cfg.tile_height, lens.centre, lens.norm)
+        if fit.tile_height > 0:
+            tops = fit.tops(frame_bgr.shape)
             tiles_bgr = warp_to_canvas(src, tops, canvas, lens=fit.lens)
             shifts = project(np.linalg.inv(fit.homography) @ tops, CENTROIDS) - CENTROIDS
         cell_zones, band = zones(ppu, cfg)

@@ -112,6 +112,12 @@ class BoardFit:
     #: The inlier lattice points the fit rests on, board units (N, 2) and frame pixels
     #: (N, 2), when it was fitted to a frame (not loaded from a calibration).
     lattice: tuple[FloatArray, FloatArray] | None = field(default=None, repr=False, compare=False)
+    #: How far above the board (board units) the tiles' tops lie, as the lattice told
+    #: (or as the reader assumes): a tile is read on that plane (:func:`lift`).
+    tile_height: float = 0.0
+    #: (N,) bool, with :attr:`lattice`: the points a tile's template matched (taken down
+    #: from the tiles' tops to the board's plane), the others an empty window's
+    raised: NDArray[np.bool_] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_homography(
@@ -122,11 +128,29 @@ class BoardFit:
         points: int = 0,
         lens: Lens | None = None,
         lattice: tuple[FloatArray, FloatArray] | None = None,
+        tile_height: float = 0.0,
+        raised: NDArray[np.bool_] | None = None,
     ) -> BoardFit:
         """A fit whose playing-triangle corners are where ``homography`` and ``lens`` put them."""
         probe = cls(homography, np.zeros((3, 2)), residual_px, residual_units, points, lens)
         corners = probe.to_image(PLAY_CORNERS)
-        return cls(homography, corners, residual_px, residual_units, points, lens, lattice)
+        return cls(
+            homography,
+            corners,
+            residual_px,
+            residual_units,
+            points,
+            lens,
+            lattice,
+            tile_height,
+            raised,
+        )
+
+    def tops(self, frame_shape: tuple[int, ...]) -> FloatArray:
+        """The homography of the tiles' tops' plane (:func:`lift`), in a frame of
+        ``frame_shape`` (its centre the principal point when the fit has no lens)."""
+        lens = self.lens or Lens.none(frame_shape)
+        return lift(self.homography, self.tile_height, lens.centre, lens.norm)
 
     def moved(self, step: FloatArray) -> BoardFit:
         """The fit with the lattice moved by ``step`` (3x3, board units): the homography
@@ -142,6 +166,8 @@ class BoardFit:
             self.points,
             self.lens,
             lattice,
+            self.tile_height,
+            self.raised,
         )
 
     def scaled(self, fx: float, fy: float | None = None) -> BoardFit:
@@ -172,6 +198,8 @@ class BoardFit:
             self.points,
             lens,
             lattice,
+            self.tile_height,
+            self.raised,
         )
 
     def to_image(self, board_pts: FloatArray) -> FloatArray:
@@ -1405,12 +1433,113 @@ def _affine_update(
     return new / new[2, 2], keep, errors
 
 
+def lowered(
+    homography: FloatArray, seen: FloatArray, tiles: NDArray[np.bool_], height: float, lens: Lens
+) -> FloatArray:
+    """Undistorted image points ``seen`` (N, 2), those of ``tiles`` (N,) bool taken from
+    the plane of the tiles' tops ``height`` above the board down to the board's, as
+    ``homography`` (the board's) sees both."""
+    out = np.array(seen, dtype=np.float64)
+    if height > 0 and tiles.any():
+        tops = lift(homography, height, lens.centre, lens.norm)
+        out[tiles] = project(homography @ np.linalg.inv(tops), out[tiles])
+    return out
+
+
+def tile_height_told(
+    homography: FloatArray,
+    board_pts: FloatArray,
+    seen: FloatArray,
+    tiles: NDArray[np.bool_],
+    lens: Lens,
+    thresh: float,
+    cfg: ReaderConfig,
+    prior: float | None = None,
+) -> float:
+    """How far above the board the tiles' tops lie (board units), as the lattice points
+    tell: the height at which the tiles' points (``tiles``), taken down to the board's
+    plane, fit one homography best with the windows' (the other points). ``seen``:
+    undistorted image points (N, 2) of ``board_pts`` (N, 2), matched on a canvas of
+    ``homography``. The ``prior`` (by default the config's ``tile_height``) where there
+    are too few of either (``tile_height_min_points``): then nothing tells it (and a
+    board of tiles alone, or of windows alone, needs no more). A tile's disc, on its
+    top, is as good a point of a tile.
+    """
+    prior = cfg.tile_height if prior is None else prior
+    if cfg.tile_height_max <= 0:
+        return prior
+    least = cfg.tile_height_min_points
+    if int(tiles.sum()) < least or int((~tiles).sum()) < least:
+        return prior
+    try:
+        _, keep = _usac_inliers(board_pts, lowered(homography, seen, tiles, prior, lens), thresh)
+    except BoardNotFoundError:
+        return prior
+    if int(tiles[keep].sum()) < least or int((~tiles[keep]).sum()) < least:
+        return prior
+    if lean(homography, lens) < cfg.tile_height_min_lean:
+        return prior  # seen from nearly above: a height shifts nothing to tell it by
+
+    def error(height: float) -> float:
+        pts = lowered(homography, seen[keep], tiles[keep], height, lens)
+        h, _ = find_homography(board_pts[keep], pts, 0)
+        if h is None:
+            return math.inf
+        return float(np.mean(np.sum((project(h, board_pts[keep]) - pts) ** 2, axis=1)))
+
+    heights = np.arange(0.0, cfg.tile_height_max + 1e-9, cfg.tile_height_step)
+    errors = [error(float(height)) for height in heights]
+    k = int(np.argmin(errors))
+    # another height than the prior only where it fits clearly better
+    if errors[k] > (1.0 - cfg.tile_height_min_gain) * error(prior):
+        return prior
+    return float(heights[k])
+
+
+def lean(homography: FloatArray, lens: Lens) -> float:
+    """How far (board units) the camera sees a point one unit above the board's centre
+    moved off it, per unit of height: about the tangent of the view's tilt."""
+    tops = lift(homography, 0.1, lens.centre, lens.norm)
+    moved = project(np.linalg.inv(homography) @ tops, np.asarray([CENTRE]))[0]
+    return float(np.linalg.norm(moved - np.asarray(CENTRE))) / 0.1
+
+
+def relowered(
+    homography: FloatArray,
+    image_pts: FloatArray,
+    raised: NDArray[np.bool_],
+    old: float,
+    new: float,
+    lens: Lens,
+) -> FloatArray:
+    """Frame pixels (N, 2) of points taken down to the board's plane from a height
+    ``old`` (those ``raised``), taken down from ``new`` instead."""
+    if old == new or not raised.any():
+        return image_pts
+    pts = lens.undistort(image_pts)
+    up = lift(homography, old, lens.centre, lens.norm) @ np.linalg.inv(homography)
+    pts[raised] = project(up, pts[raised])
+    return lens.distort(lowered(homography, pts, raised, new, lens))
+
+
 def refine(
     pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig, lens: Lens
 ) -> tuple[FloatArray, Lens, FloatArray, tuple[FloatArray, FloatArray]]:
     """Rounds of lattice point matching; returns (homography, lens, inlier errors px,
     (inlier board points (N, 2), their frame pixels (N, 2)))."""
+    h, lens, errors, lattice, _, _ = refine_raised(pyr, homography, cfg, lens)
+    return h, lens, errors, lattice
+
+
+def refine_raised(
+    pyr: Pyramid, homography: FloatArray, cfg: ReaderConfig, lens: Lens
+) -> tuple[FloatArray, Lens, FloatArray, tuple[FloatArray, FloatArray], float, NDArray[np.bool_]]:
+    """:func:`refine`, the points of tiles taken down from their tops' plane to the
+    board's (:func:`tile_height_told`); returns its answer, the tiles' height and which
+    of the lattice points are tiles'."""
+    raised = np.zeros(0, bool)
     current = np.asarray(homography, dtype=np.float64)
+    height = cfg.tile_height
     errors = np.zeros(0)
     lattice = (np.zeros((0, 2)), np.zeros((0, 2)))
     narrow = min(r.search for r in cfg.align_rounds)
@@ -1427,14 +1556,14 @@ def refine(
             )
         board_pts = CENTROIDS[idx]
         seen = project(current, board_pts + off)
-        if cfg.tile_height > 0 and tiles.any():
-            # A tile's top lies above the board: where the camera sees it, it is seen
-            # on the plane of the tiles' tops. Taken down to the board's plane (as the
-            # fit so far lies), the points of tiles and windows fit one homography.
-            tops = lift(current, cfg.tile_height, lens.centre, lens.norm)
-            seen[tiles] = project(current @ np.linalg.inv(tops), seen[tiles])
-        image_pts = lens.distort(seen)
         thresh = cfg.ransac_threshold * px_per_unit(current)
+        # A tile's top lies above the board: the camera sees it on the plane of the
+        # tiles' tops. Taken down to the board's plane (as the fit so far lies), the
+        # points of tiles and windows fit one homography. (A tile's template matches its
+        # top and the walls below it: the height they tell is less than the discs tell,
+        # later; near it, both tiles and windows are kept among the points.)
+        height = tile_height_told(current, board_pts, seen, tiles, lens, thresh, cfg, height)
+        image_pts = lens.distort(lowered(current, seen, tiles, height, lens))
         few = len(idx) < cfg.min_cells_for_perspective
         if few:
             # fit_with_lens's answer would be set aside below: only whether a homography
@@ -1457,6 +1586,7 @@ def refine(
             new_lens = lens
         current, lens, errors = new, new_lens, new_errors
         lattice = (board_pts[keep], image_pts[keep])
+        raised = tiles[keep]
         log.debug(
             "round ppu=%d: %d matched, %d inliers, rms %.2f px, k %.3f",
             rnd.ppu,
@@ -1465,7 +1595,7 @@ def refine(
             float(np.sqrt(np.mean(errors**2))),
             lens.k,
         )
-    return current, lens, errors, lattice
+    return current, lens, errors, lattice, height, raised
 
 
 def verify_shifts(
@@ -1516,7 +1646,7 @@ def fit_board(
     pyr = pyramid if pyramid is not None else Pyramid(frame_bgr, cfg)
     lens = Lens.none(frame_bgr.shape)
     h = perspective_search(pyr, corners_img, cfg)
-    h, lens, errors, lattice = refine(pyr, h, cfg, lens)
+    h, lens, errors, lattice, height, raised = refine_raised(pyr, h, cfg, lens)
     unmoved = h
     h, moved = verify_shifts(pyr, h, cfg, lens)
     if moved:  # the same points, named by the cells they now fall on
@@ -1527,12 +1657,12 @@ def fit_board(
         # Cells far from the first guess are found once the fit has improved elsewhere.
         log.debug("refining again (moved=%s, %d points)", moved, len(errors))
         try:
-            h2, lens2, errors2, lattice2 = refine(pyr, h, cfg, lens)
+            h2, lens2, errors2, lattice2, height2, raised2 = refine_raised(pyr, h, cfg, lens)
         except BoardNotFoundError:
             break
         if not (moved and attempt == 0) and len(errors2) <= len(errors):
             break
-        h, lens, errors, lattice = h2, lens2, errors2, lattice2
+        h, lens, errors, lattice, height, raised = h2, lens2, errors2, lattice2, height2, raised2
     rms = float(np.sqrt(np.mean(errors**2))) if len(errors) else float("inf")
     scale = px_per_unit(h)
-    return BoardFit.from_homography(h, rms, rms / scale, len(errors), lens, lattice)
+    return BoardFit.from_homography(h, rms, rms / scale, len(errors), lens, lattice, height, raised)
