@@ -1756,10 +1756,34 @@ def test_raised_tiles_are_read_on_their_tops_and_the_board_on_its_plane(seed: in
     assert spec.conditions()["tilt_deg"] > 35
     shot = render(spec)
     frame = cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR)
-    raised = BoardReader(replace(default_config(), tile_height=0.08)).read(frame)
-    flat = BoardReader(replace(default_config(), tile_height=0.0)).read(frame)
+    told = replace(default_config(), tile_height_max=0.0)  # the height as given
+    raised = BoardReader(replace(told, tile_height=0.08)).read(frame)
+    flat = BoardReader(replace(told, tile_height=0.0)).read(frame)
     assert raised.found and flat.found
     assert corner_error_cells(shot.truth, raised) < 0.7 * corner_error_cells(shot.truth, flat)
     truth = Board.from_notation(shot.truth.board, GEO)
     assert same_board_up_to_turn(raised.board(), truth)
     assert all(c.state != "unknown" for c in raised.cells)
+
+
+
+@pytest.mark.parametrize("seed", [569, 593])
+def test_the_reader_tells_how_high_the_tiles_are(seed: int) -> None:
+    """The same scenes' tiles 0.08 units thick, then flat: by default the reader tells
+    the height from the tiles' discs against the empty windows (and fits the board's
+    plane nearer the truth than a reader that takes them flat); flat tiles it reads flat."""
+    from vision.render.compose import render, sample_still
+
+    thick = sample_still(seed, (1280, 720), hands=0, cut=False, tile_height=(0.08, 0.08))
+    frames = []
+    for spec in (thick, replace(thick, tile_height=0.0)):
+        shot = render(spec)
+        frames.append((cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR), shot))
+    (frame, shot), (flat_frame, _) = frames
+    told = reader().read(frame)
+    assert told.fit is not None and 0.03 <= told.fit.tile_height <= 0.12
+    taken_flat = BoardReader(replace(default_config(), tile_height_max=0.0)).read(frame)
+    assert corner_error_cells(shot.truth, told) < corner_error_cells(shot.truth, taken_flat)
+    assert same_board_up_to_turn(told.board(), Board.from_notation(shot.truth.board, GEO))
+    flat = reader().read(flat_frame)
+    assert flat.fit is not None and flat.fit.tile_height == 0.0

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -36,16 +38,19 @@ from vision.rectify import (
     homographies_from_corners,
     homography_from_corners,
     lattice_scores,
+    lean,
     lift,
     match_cells,
     match_offsets,
     perspective_grid,
     perspective_search,
     plastic_contrast,
+    relowered,
     plausible,
     sample_canvas,
     sample_pixels,
     scorer,
+    tile_height_told,
     undistort_many,
 )
 
@@ -425,3 +430,56 @@ def test_scores_kept_ignore_the_pixels_left_out() -> None:
     assert np.array_equal(np.unique(sc.cells), np.arange(36))
     inside = np.linalg.norm(sc.board_points - CENTROIDS[sc.cells], axis=1)
     assert inside.max() < 0.9  # the cell and a ridge's width around it
+
+
+def _lattice_seen(seed: int, height: float) -> tuple[Any, FloatArray, FloatArray, Any]:
+    """A camera, and where it sees the 36 cells' centres: every other one a tile's top
+    ``height`` above the board, the rest windows in the board; a pixel's noise (seeded)."""
+    from vision.render.compose import sample_still
+
+    cam = sample_still(seed, (1280, 720)).camera
+    tiles = np.arange(36) % 2 == 0
+    seen = np.where(
+        tiles[:, None],
+        project(cam.homography_at(height), CENTROIDS),
+        project(cam.homography(), CENTROIDS),
+    )
+    seen = seen + np.random.default_rng(seed).normal(0.0, 0.3, seen.shape)
+    return cam, seen, tiles, Lens.none((cam.height, cam.width))
+
+
+@pytest.mark.parametrize(
+    ("seed", "height", "told"),
+    [
+        (569, 0.08, (0.06, 0.10)),  # tilted 37 degrees: the height shows
+        (593, 0.05, (0.03, 0.07)),
+        (593, 0.0, (0.0, 0.0)),  # flat tiles stay flat
+        (0, 0.08, (0.0, 0.0)),  # seen from nearly above: nothing to tell it by (the prior)
+    ],
+)
+def test_the_lattice_tells_how_high_the_tiles_tops_lie(
+    seed: int, height: float, told: tuple[float, float]
+) -> None:
+    cfg = replace(config(), tile_height_max=0.16)
+    cam, seen, tiles, lens = _lattice_seen(seed, height)
+    h0 = cam.homography()
+    thresh = cfg.ransac_threshold * 40
+    got = tile_height_told(h0, CENTROIDS, seen, tiles, lens, thresh, cfg)
+    assert told[0] - 1e-9 <= got <= told[1] + 1e-9
+    if seed == 0:
+        assert lean(h0, lens) < cfg.tile_height_min_lean
+    # with too few windows, the prior
+    few = tiles | (np.arange(36) > 6)
+    assert tile_height_told(h0, CENTROIDS, seen, few, lens, thresh, cfg, 0.03) == 0.03
+
+
+def test_points_taken_down_from_one_height_are_taken_down_from_another() -> None:
+    cam, seen, tiles, lens = _lattice_seen(569, 0.08)
+    h0 = cam.homography()
+    down = relowered(h0, seen, tiles, 0.0, 0.08, lens)  # seen as they were: "from 0"
+    np.testing.assert_allclose(down[tiles], project(h0, CENTROIDS[tiles]), atol=1.5)
+    np.testing.assert_allclose(down[~tiles], seen[~tiles])
+    back = relowered(h0, down, tiles, 0.08, 0.0, lens)
+    np.testing.assert_allclose(back, seen, atol=1e-6)
+    tilt = math.degrees(math.atan(lean(h0, lens)))
+    assert 30 < tilt < 50  # the scene's camera leans about 37 degrees (more at the centre)
