@@ -1363,6 +1363,14 @@ def lift(
     h = np.asarray(homography, dtype=np.float64)
     if height == 0.0:
         return h
+    return lifts(h, np.array([height]), centre, norm)[0]
+
+
+def lifts(
+    homography: FloatArray, heights: FloatArray, centre: tuple[float, float], norm: float
+) -> FloatArray:
+    """:func:`lift` to each of ``heights`` (J,): (J, 3, 3) float64."""
+    h = np.asarray(homography, dtype=np.float64)
     f = focal_length(h, centre, norm)
     k = np.array([[f, 0.0, centre[0]], [0.0, f, centre[1]], [0.0, 0.0, 1.0]])
     m = np.linalg.solve(k, h)
@@ -1375,8 +1383,10 @@ def lift(
     # the camera's centre, in board coordinates, lies on the side the normal points to
     camera_z = -float(r3 @ t)
     up = r3 if camera_z > 0 else -r3
-    out = k @ np.column_stack([r1, r2, t + height * up])
-    return out / out[2, 2]  # type: ignore[no-any-return]
+    cols = np.broadcast_to(np.column_stack([r1, r2, t]), (len(heights), 3, 3)).copy()
+    cols[:, :, 2] += np.asarray(heights, dtype=np.float64)[:, None] * up
+    out = k @ cols
+    return out / out[:, 2:3, 2:3]  # type: ignore[no-any-return]
 
 
 def anisotropy(homography: FloatArray) -> float:
@@ -1471,29 +1481,61 @@ def tile_height_told(
     least = cfg.tile_height_min_points
     if int(tiles.sum()) < least or int((~tiles).sum()) < least:
         return prior
+    if lean(homography, lens) < cfg.tile_height_min_lean:
+        return prior  # seen from nearly above: a height shifts nothing to tell it by
     try:
         _, keep = _usac_inliers(board_pts, lowered(homography, seen, tiles, prior, lens), thresh)
     except BoardNotFoundError:
         return prior
     if int(tiles[keep].sum()) < least or int((~tiles[keep]).sum()) < least:
         return prior
-    if lean(homography, lens) < cfg.tile_height_min_lean:
-        return prior  # seen from nearly above: a height shifts nothing to tell it by
-
-    def error(height: float) -> float:
-        pts = lowered(homography, seen[keep], tiles[keep], height, lens)
-        h, _ = find_homography(board_pts[keep], pts, 0)
-        if h is None:
-            return math.inf
-        return float(np.mean(np.sum((project(h, board_pts[keep]) - pts) ** 2, axis=1)))
-
-    heights = np.arange(0.0, cfg.tile_height_max + 1e-9, cfg.tile_height_step)
-    errors = [error(float(height)) for height in heights]
-    k = int(np.argmin(errors))
+    heights = np.r_[prior, np.arange(0.0, cfg.tile_height_max + 1e-9, cfg.tile_height_step)]
+    tops = lifts(homography, heights, lens.centre, lens.norm)  # (J, 3, 3)
+    down = homography @ np.linalg.inv(tops)  # (J, 3, 3): from each height to the board
+    pts = np.broadcast_to(seen[keep], (len(heights), int(keep.sum()), 2)).copy()
+    raised = tiles[keep]
+    q = np.concatenate([pts[:, raised], np.ones((len(heights), int(raised.sum()), 1))], axis=2)
+    q = q @ down.transpose(0, 2, 1)
+    pts[:, raised] = q[..., :2] / q[..., 2:3]
+    errors = _fit_errors(board_pts[keep], pts)
+    k = 1 + int(np.argmin(errors[1:]))
     # another height than the prior only where it fits clearly better
-    if errors[k] > (1.0 - cfg.tile_height_min_gain) * error(prior):
+    if errors[k] > (1.0 - cfg.tile_height_min_gain) * errors[0]:
         return prior
     return float(heights[k])
+
+
+def _fit_errors(board_pts: FloatArray, image_pts: FloatArray) -> FloatArray:
+    """The mean squared error (px^2) of the least-squares homography (normalised DLT)
+    from ``board_pts`` (N, 2) to each set of ``image_pts`` (J, N, 2): (J,)."""
+
+    def normaliser(p: FloatArray) -> FloatArray:  # (..., N, 2) -> (..., 3, 3)
+        c = p.mean(axis=-2)
+        d = np.sqrt(((p - c[..., None, :]) ** 2).sum(axis=-1)).mean(axis=-1)
+        s = np.sqrt(2.0) / np.maximum(d, 1e-12)
+        t = np.zeros((*p.shape[:-2], 3, 3))
+        t[..., 0, 0] = t[..., 1, 1] = s
+        t[..., 0, 2], t[..., 1, 2] = -s * c[..., 0], -s * c[..., 1]
+        t[..., 2, 2] = 1.0
+        return t
+
+    tb, ti = normaliser(board_pts), normaliser(image_pts)
+    n = len(board_pts)
+    b = board_pts @ tb[:2, :2].T + tb[:2, 2]  # (N, 2)
+    im = image_pts * ti[:, None, [0], [0]] + ti[:, None, :2, 2]  # (J, N, 2)
+    x, y = b[:, 0], b[:, 1]
+    u, v = im[..., 0], im[..., 1]
+    one, zero = np.ones(n), np.zeros(n)
+    j = len(image_pts)
+    rows_u = np.stack(np.broadcast_arrays(x, y, one, zero, zero, zero, -u * x, -u * y, -u), axis=-1)
+    rows_v = np.stack(np.broadcast_arrays(zero, zero, zero, x, y, one, -v * x, -v * y, -v), axis=-1)
+    a = np.concatenate([rows_u, rows_v], axis=1).reshape(j, 2 * n, 9)
+    _, _, vt = np.linalg.svd(a, full_matrices=False)
+    hn = vt[:, -1].reshape(j, 3, 3)
+    h = np.linalg.inv(ti) @ hn @ tb  # (J, 3, 3)
+    q = np.concatenate([board_pts, np.ones((n, 1))], axis=1) @ h.transpose(0, 2, 1)
+    fitted = q[..., :2] / q[..., 2:3]
+    return ((fitted - image_pts) ** 2).sum(axis=-1).mean(axis=-1)  # type: ignore[no-any-return]
 
 
 def lean(homography: FloatArray, lens: Lens) -> float:
@@ -1562,7 +1604,8 @@ def refine_raised(
         # points of tiles and windows fit one homography. (A tile's template matches its
         # top and the walls below it: the height they tell is less than the discs tell,
         # later; near it, both tiles and windows are kept among the points.)
-        height = tile_height_told(current, board_pts, seen, tiles, lens, thresh, cfg, height)
+        if rnd is not cfg.align_rounds[0]:  # (the first round's points are coarse)
+            height = tile_height_told(current, board_pts, seen, tiles, lens, thresh, cfg, height)
         image_pts = lens.distort(lowered(current, seen, tiles, height, lens))
         few = len(idx) < cfg.min_cells_for_perspective
         if few:

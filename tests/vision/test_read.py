@@ -1766,7 +1766,6 @@ def test_raised_tiles_are_read_on_their_tops_and_the_board_on_its_plane(seed: in
     assert all(c.state != "unknown" for c in raised.cells)
 
 
-
 @pytest.mark.parametrize("seed", [569, 593])
 def test_the_reader_tells_how_high_the_tiles_are(seed: int) -> None:
     """The same scenes' tiles 0.08 units thick, then flat: by default the reader tells
