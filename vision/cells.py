@@ -164,6 +164,9 @@ class PackedZones:
     sectors_flat: IntArray = field(repr=False)
     flanks_flat: IntArray = field(repr=False)
     whole_flat: IntArray = field(repr=False)
+    #: each rim pixel's centre in board units (N, 2), and its cell (N,)
+    rim_points: FloatArray = field(repr=False)
+    rim_cells: IntArray = field(repr=False)
 
 
 def pixels(image: NDArray[Any], flat: IntArray) -> NDArray[Any]:
@@ -193,7 +196,8 @@ def packed_zones(ppu: int, cfg: ReaderConfig) -> PackedZones:
     )
     flanks, flank_starts = _pack([f for z in cells for f in z.flanks])
     whole, whole_starts = _pack([z.whole for z in cells])
-    width = Canvas(ppu).width
+    canvas = Canvas(ppu)
+    width = canvas.width
     return PackedZones(
         rim,
         rim_starts,
@@ -208,6 +212,8 @@ def packed_zones(ppu: int, cfg: ReaderConfig) -> PackedZones:
         sectors[0] * width + sectors[1],
         flanks[0] * width + flanks[1],
         whole[0] * width + whole[1],
+        canvas.board_from_canvas_points(np.stack([rim[1], rim[0]], axis=1) + 0.5),
+        np.repeat(np.arange(len(cells)), np.diff(np.r_[rim_starts, len(rim[0])])),
     )
 
 

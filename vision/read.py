@@ -75,7 +75,6 @@ from vision.rectify import (
     fit_board,
     fit_with_lens,
     lattice_scores,
-    lift,
     lowered,
     plausible,
     px_per_unit,
@@ -1273,34 +1272,28 @@ class BoardReader:
             offsets[np.flatnonzero(edge)[seen]] = far[seen]
         board_pts = CENTROIDS[cells[good]]
         scale = px_per_unit(fit.homography)
-        height = fit.tile_height
         image_pts = fit.to_image(board_pts + offsets[good])
-        if cfg.tile_height_max > 0 and fit.lens is not None:
+        # the fit with the height the discs tell, where they tell another (as it is
+        # where they need no refit)
+        unmoved: BoardFit | None = None
+        lens = fit.lens
+        if cfg.tile_height_max > 0 and lens is not None:
             # The discs lie on the tiles' tops (read on their plane): with the empty
             # windows among the lattice points they tell how high those are, and are
-            # taken down to the board's plane from there.
-            lens = fit.lens
-            tops = lift(fit.homography, height, lens.centre, lens.norm)
-            seen = project(tops, board_pts + offsets[good])  # undistorted
+            # taken down to the board's plane from there, as the lattice's tiles' points.
+            seen = project(fit.tops(), board_pts + offsets[good])  # undistorted
             height = self._height_from_discs(fit, board_pts, seen, scale)
             if height != fit.tile_height:
                 down = lowered(fit.homography, seen, np.ones(len(seen), bool), height, lens)
                 image_pts = lens.distort(down)
                 offsets = offsets.copy()
                 offsets[good] = project(np.linalg.inv(fit.homography), down) - board_pts
-        # the fit with the height the discs told (its tiles' lattice points taken down
-        # from there), as it is where they need no refit
-        unmoved: BoardFit | None = None
-        if height != fit.tile_height:
-            lattice = fit.lattice
-            if lattice is not None and fit.raised is not None and fit.lens is not None:
-                lattice = (
-                    lattice[0],
-                    relowered(
-                        fit.homography, lattice[1], fit.raised, fit.tile_height, height, fit.lens
-                    ),
-                )
-            fit = unmoved = replace(fit, tile_height=height, lattice=lattice)
+                lattice = fit.lattice
+                if lattice is not None and fit.raised is not None:
+                    old = fit.tile_height
+                    moved = relowered(fit.homography, lattice[1], fit.raised, old, height, lens)
+                    lattice = (lattice[0], moved)
+                fit = unmoved = replace(fit, tile_height=height, lattice=lattice)
         shifts = np.linalg.norm(offsets[good], axis=1)
         # Refit when the discs say the lattice is off overall, or off somewhere (a wide
         # lens bends the board's far corners away from the lattice fitted to its middle).
@@ -1326,7 +1319,7 @@ class BoardReader:
         # discs is no weaker a find than the 25 lattice points it agrees with).
         points = max(discs, fit.points)
         better = BoardFit.from_homography(
-            h, rms, rms / px_per_unit(h), points, new_lens, fit.lattice, height, fit.raised
+            h, rms, rms / px_per_unit(h), points, new_lens, fit.lattice, fit.tile_height, fit.raised
         )
         if fit.lattice is None or not len(fit.lattice[0]):
             return better
@@ -1372,7 +1365,14 @@ class BoardReader:
         if discs2 < discs or not plausible(h2, cfg) or rms2 > rms + slack:
             return better
         return BoardFit.from_homography(
-            h2, rms2, rms2 / px_per_unit(h2), points, lens2, fit.lattice, height, fit.raised
+            h2,
+            rms2,
+            rms2 / px_per_unit(h2),
+            points,
+            lens2,
+            fit.lattice,
+            fit.tile_height,
+            fit.raised,
         )
 
     def _height_from_discs(
@@ -1488,11 +1488,8 @@ class BoardReader:
         if shifts is None:
             fills = tile_fills = filled(canvas_bgr, rim_valid)
         else:
-            rim_cells = np.repeat(np.arange(len(CENTROIDS)), rim_total)
-            rim_points = canvas.board_from_canvas_points(
-                np.stack([packed.rim[1], packed.rim[0]], axis=1) + 0.5
-            )
-            fills = filled(canvas_bgr, rim_valid & ~overhung(rim_points, rim_cells, shifts))
+            hidden = overhung(packed.rim_points, packed.rim_cells, shifts)
+            fills = filled(canvas_bgr, rim_valid & ~hidden)
             tile_fills = filled(tiles_bgr, rim_valid)
         sec_meds = segment_medians(
             pixels(tiles_bgr, packed.sectors_flat), packed.sector_starts

@@ -19,7 +19,7 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -146,10 +146,15 @@ class BoardFit:
             raised,
         )
 
-    def tops(self, frame_shape: tuple[int, ...]) -> FloatArray:
-        """The homography of the tiles' tops' plane (:func:`lift`), in a frame of
-        ``frame_shape`` (its centre the principal point when the fit has no lens)."""
-        lens = self.lens or Lens.none(frame_shape)
+    def tops(self, frame_shape: tuple[int, ...] | None = None) -> FloatArray:
+        """The homography of the tiles' tops' plane (:func:`lift`); a fit without a lens
+        needs its frame's ``frame_shape`` (its centre is the principal point)."""
+        if self.lens is not None:
+            lens = self.lens
+        elif frame_shape is not None:
+            lens = Lens.none(frame_shape)
+        else:
+            raise ValueError("a fit without a lens needs the frame's shape")
         return lift(self.homography, self.tile_height, lens.centre, lens.norm)
 
     def moved(self, step: FloatArray) -> BoardFit:
@@ -374,12 +379,12 @@ class LatticeScorer:
             ncc = np.where(ok, ncc, 0.0)
         return ncc.reshape(-1, 2)
 
-    @property
+    @cached_property
     def cells(self) -> NDArray[np.int64]:
         """(P,) the cell each template pixel belongs to."""
         return self.seg // 2  # type: ignore[no-any-return]
 
-    @property
+    @cached_property
     def board_points(self) -> FloatArray:
         """(P, 2) each template pixel's centre in board units."""
         w = self.canvas.width

@@ -30,6 +30,7 @@ from vision.render.props import (
     HandSpec,
     draw_clutter,
     draw_hand,
+    map_points,
     shadow_offset,
     tile_on_plane,
     warp_texture,
@@ -216,7 +217,7 @@ def _raised_tiles(
     top = cam.homography_at(height, k_canvas)
     base = cam.homography_at(0.0, k_canvas)
     # the walls are swept in steps of at most about a pixel and a half
-    shift = float(np.linalg.norm(_map(top, centre) - _map(base, centre)))
+    shift = float(np.linalg.norm(map_points(top, centre) - map_points(base, centre)))
     steps = int(min(16, max(1, math.ceil(shift / 1.5))))
     off = shadow_offset(base, centre, height, spec.light)
     for k in range(steps):
@@ -227,11 +228,6 @@ def _raised_tiles(
         h = cam.homography_at(z, k_canvas) @ to_tex
         warp_texture(image, tiles, h, shade=WALL_SHADE, shadow=shadow)
     warp_texture(image, tiles, top @ to_tex)
-
-
-def _map(h: np.ndarray, p: np.ndarray) -> np.ndarray:
-    q = h @ np.array([p[0], p[1], 1.0])
-    return q[:2] / q[2]
 
 
 def _px_per_unit(h: np.ndarray, at: np.ndarray) -> float:

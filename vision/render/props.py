@@ -20,7 +20,7 @@ _SHIFT = 4
 _ONE = 1 << _SHIFT
 
 
-def _h(h: np.ndarray, p: np.ndarray) -> np.ndarray:
+def map_points(h: np.ndarray, p: np.ndarray) -> np.ndarray:
     p = np.asarray(p, np.float64).reshape(-1, 2)
     q = np.column_stack([p, np.ones(len(p))]) @ h.T
     return q[:, :2] / q[:, 2:3]
@@ -36,8 +36,8 @@ def shadow_offset(
     """Image offset (2,) of the shadow of something ``lift`` units above ``at_xy``."""
     az, el = math.radians(light.azimuth_deg), math.radians(light.elevation_deg)
     d = -lift / math.tan(el) * np.array([math.cos(az), math.sin(az)])
-    a = _h(h_canvas, at_xy)[0]
-    b = _h(h_canvas, np.asarray(at_xy) + d)[0]
+    a = map_points(h_canvas, at_xy)[0]
+    b = map_points(h_canvas, np.asarray(at_xy) + d)[0]
     return b - a
 
 
@@ -94,7 +94,7 @@ def warp_texture(
     """
     th, tw = tex.bgra.shape[:2]
     corners = np.array([[0, 0], [tw - 1, 0], [tw - 1, th - 1], [0, th - 1]], np.float64)
-    q = _h(h_tex_to_canvas, corners)
+    q = map_points(h_tex_to_canvas, corners)
     h, w = image.shape[:2]
     mask_full = np.zeros((h, w), np.float32)
     x0 = max(0, math.floor(q[:, 0].min()) - 1)
@@ -206,11 +206,11 @@ def draw_hand(
     h, w = image.shape[:2]
     t = np.array(spec.target_xy, np.float64)
     d = np.array([math.cos(math.radians(spec.from_deg)), math.sin(math.radians(spec.from_deg))])
-    p0 = _h(h_canvas, t)[0]
-    p1 = _h(h_canvas, t + d * 0.5)[0]
+    p0 = map_points(h_canvas, t)[0]
+    p1 = map_points(h_canvas, t + d * 0.5)[0]
     perp = np.array([-d[1], d[0]])
-    q0 = _h(h_canvas, t - perp * 0.5)[0]
-    q1 = _h(h_canvas, t + perp * 0.5)[0]
+    q0 = map_points(h_canvas, t - perp * 0.5)[0]
+    q1 = map_points(h_canvas, t + perp * 0.5)[0]
     along = p1 - p0
     along /= max(1e-9, float(np.linalg.norm(along)))
     px = float(np.linalg.norm(q1 - q0)) * spec.size * (1.0 + 0.04 * spec.lift)
@@ -289,7 +289,7 @@ def draw_hand(
     soft = cv2.GaussianBlur(roi_m, (0, 0), max(1.0, 0.15 * px))
     gx = cv2.Sobel(soft, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(soft, cv2.CV_32F, 0, 1, ksize=3)
-    lv = _h(h_canvas, np.array(spec.target_xy) + 0.5 * _light_xy(light))[0] - p0
+    lv = map_points(h_canvas, np.array(spec.target_xy) + 0.5 * _light_xy(light))[0] - p0
     lv /= max(1e-9, float(np.linalg.norm(lv)))
     facing = -(gx * lv[0] + gy * lv[1]) * (0.35 * px)
     shade = 0.5 + 0.45 * rnd + np.clip(facing, -0.25, 0.25)
@@ -397,7 +397,7 @@ def draw_clutter(
     a = math.radians(item.angle_deg)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     plane = poly @ rot.T + np.array(item.centre_xy)
-    q = _h(h_canvas, plane)
+    q = map_points(h_canvas, plane)
     mask8 = np.zeros((h, w), np.uint8)
     cv2.fillPoly(mask8, [_fix(q)], 255, cv2.LINE_AA, _SHIFT)
     mask = mask8.astype(np.float32) / 255.0
@@ -405,7 +405,11 @@ def draw_clutter(
         return mask
     c = np.array(item.centre_xy)
     off = shadow_offset(h_canvas, c, height, light)
-    px = float(np.linalg.norm(_h(h_canvas, [*c, 0.5, 0])[0] - _h(h_canvas, c - [0.5, 0])[0]))
+    px = float(
+        np.linalg.norm(
+            map_points(h_canvas, [*c, 0.5, 0])[0] - map_points(h_canvas, c - [0.5, 0])[0]
+        )
+    )
     cast_shadow(image, mask, off, max(1.0, 0.12 * px * (0.3 + height)), 0.45)
     ys, xs = np.nonzero(mask)
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
@@ -421,8 +425,8 @@ def draw_clutter(
             seg = np.array([[-1.2 * item.size, yv], [1.2 * item.size, yv]]) @ rot.T + c
             cv2.line(
                 lines,
-                tuple(_fix(_h(h_canvas, seg[:1])[0])),
-                tuple(_fix(_h(h_canvas, seg[1:])[0])),
+                tuple(_fix(map_points(h_canvas, seg[:1])[0])),
+                tuple(_fix(map_points(h_canvas, seg[1:])[0])),
                 255,
                 1,
                 cv2.LINE_AA,
