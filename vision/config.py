@@ -105,7 +105,10 @@ class ReaderConfig:
     contrast_floor: float
     contrast_span: float
     contrast_chroma_weight: float  # chroma's weight beside value in 'not plastic'
+    plastic_board_quantile: float  # the plastic is no darker than this percentile of the board
     max_lens_k: float
+    lens_min_gain: float  # a lens is taken where it lowers the lattice's rms error this much
+    lens_min_points: int  # ... and where at least this many lattice points hold it
     read_ppu_min: int
     read_ppu_max: int
     read_max_side_px: int  # larger photos (a phone's 12 MP) are read at this long side

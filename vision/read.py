@@ -854,7 +854,7 @@ class BoardReader:
         problem = ""
         for outline in outlines:
             try:
-                fit = fit_board(frame_bgr, outline.corners, cfg, pyramid)
+                fit = fit_board(frame_bgr, outline.corners, cfg, pyramid.for_board(outline.corners))
             except BoardNotFoundError as exc:
                 problem = str(exc)
                 continue
@@ -907,7 +907,7 @@ class BoardReader:
         outer = outer_corners(cfg.band_width)
         height = float(np.linalg.norm(outer[0] - outer[1:].mean(axis=0)))
         step = (math.sqrt(3.0) / 2.0) / height  # a row of cells, as a share of the height
-        pyramid = Pyramid(frame_bgr, cfg)
+        pyramid = Pyramid(frame_bgr, cfg).for_board(fit.to_image(outer))
         for _ in range(cfg.rescale_rounds):
             best, best_evidence = fit, evidence + cfg.rescale_margin
             for anchor in outer:
@@ -1305,7 +1305,13 @@ class BoardReader:
         lens = fit.lens or Lens.none((1, 1))
         try:
             h, new_lens, keep, errors = fit_with_lens(
-                board_pts, image_pts, lens, cfg.ransac_threshold * scale, cfg.max_lens_k
+                board_pts,
+                image_pts,
+                lens,
+                cfg.ransac_threshold * scale,
+                cfg.max_lens_k,
+                cfg.lens_min_gain,
+                cfg.lens_min_points,
             )
         except BoardNotFoundError:
             return unmoved
@@ -1357,6 +1363,8 @@ class BoardReader:
                 lens,
                 cfg.ransac_threshold * scale,
                 cfg.max_lens_k,
+                cfg.lens_min_gain,
+                cfg.lens_min_points,
             )
         except BoardNotFoundError:
             return better

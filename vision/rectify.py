@@ -472,6 +472,14 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
     and a lit table) saturates at 1: tiles then match by their outline, not by how
     bright their sectors happen to be.
     """
+    return _plastic_contrast(frame_bgr, cfg, None)[0]
+
+
+def _plastic_contrast(
+    frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, lo: float | None
+) -> tuple[NDArray[np.float32], NDArray[np.float32], float]:
+    """:func:`plastic_contrast` with the plastic's level ``lo`` given (None: told by the
+    frame); also the relative values it stretched, sampled every 4th pixel, and ``lo``."""
     if cfg.contrast_chroma_weight > 0:
         # Colour counts too: a purple or blue sector in shade is as dark as the plastic
         # in value, but the plastic is colourless.
@@ -479,29 +487,47 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
         rel += np.float32(cfg.contrast_chroma_weight) * chroma
     else:
         rel = relative_value_only(frame_bgr, cfg)
-    # The plastic's level: the darkest twentieth of the frame, unless the board is too small
-    # a part of the frame for that; then the typical level of the dark pixels.
-    sample = rel[::4, ::4]
-    lo = float(np.percentile(sample, 5))
-    if lo > cfg.dark_levels[0]:
-        dark = sample[sample < cfg.dark_levels[-1]]
-        lo = float(np.median(dark)) if dark.size >= 50 else cfg.dark_levels[0] / 2
+    sample = rel[::4, ::4].copy()
+    if lo is None:
+        # The plastic's level: the darkest twentieth of the frame, unless the board is
+        # too small a part of the frame for that; then the typical level of the dark
+        # pixels.
+        lo = float(np.percentile(sample, 5))
+        if lo > cfg.dark_levels[0]:
+            dark = sample[sample < cfg.dark_levels[-1]]
+            lo = float(np.median(dark)) if dark.size >= 50 else cfg.dark_levels[0] / 2
     # (rel - lo - floor) / span clipped to 0..1, in place
     np.subtract(rel, lo + cfg.contrast_floor, out=rel)
     np.divide(rel, cfg.contrast_span, out=rel)
-    return np.clip(rel, 0.0, 1.0, out=rel)
+    return np.clip(rel, 0.0, 1.0, out=rel), sample, lo
 
 
 class Pyramid:
-    """The value channel at a few scales, to sample each canvas without aliasing."""
+    """The value channel at a few scales, to sample each canvas without aliasing.
 
-    def __init__(self, frame_bgr: NDArray[np.uint8], cfg: ReaderConfig | None = None) -> None:
+    ``plastic``: the plastic's level among the relative values (None: told by the frame,
+    see :func:`plastic_contrast`); :meth:`for_board` gives the pyramid of a board
+    outline's own level.
+    """
+
+    def __init__(
+        self,
+        frame_bgr: NDArray[np.uint8],
+        cfg: ReaderConfig | None = None,
+        plastic: float | None = None,
+    ) -> None:
         # Alignment canvases never need more than ~40 px per unit: start from a frame of
         # at most ~800 px across.
         base, scale = frame_bgr, 1.0
         while max(base.shape[:2]) > 4000:
             base, scale = cv2.pyrDown(base), scale / 2
-        level = value_channel(base) if cfg is None else plastic_contrast(base, cfg)
+        self._base, self._cfg = base, cfg
+        self._others: dict[float, Pyramid] = {}
+        if cfg is None:
+            level = value_channel(base)
+            self._sample, self.plastic = None, 0.0
+        else:
+            level, self._sample, self.plastic = _plastic_contrast(base, cfg, plastic)
         self.levels = [(scale, level)]
         while min(level.shape) > 160:
             level = cv2.pyrDown(level)
@@ -509,6 +535,30 @@ class Pyramid:
         h, w = frame_bgr.shape[:2]
         self.ones = [(s, _full_255(lv.shape)) for s, lv in self.levels]
         self.shape = (h, w)
+
+    def for_board(self, corners: FloatArray) -> Pyramid:
+        """This pyramid, or one with the plastic's level raised to that of the board
+        outlined by ``corners`` (3, 2) frame pixels (the ``plastic_board_quantile``
+        percentile of what lies in it; its plastic is a third of it or more).
+
+        Black things beside the board (a phone, a shadow) may be darker than its
+        plastic, which a lamp's glare and colour lift: taken for the plastic's level,
+        they leave the plastic as far from themselves as the tiles are.
+        """
+        cfg, sample = self._cfg, self._sample
+        if cfg is None or sample is None:
+            return self
+        inside = np.zeros(sample.shape, np.uint8)
+        cv2.fillPoly(inside, [np.round(corners * self.levels[0][0] / 4.0).astype(np.int32)], 1)
+        own = sample[inside > 0]
+        if own.size < 50:
+            return self
+        level = round(float(np.percentile(own, cfg.plastic_board_quantile)), 2)
+        if level <= self.plastic + cfg.contrast_floor / 2:
+            return self
+        if level not in self._others:
+            self._others[level] = Pyramid(self._base, cfg, level)
+        return self._others[level]
 
     def for_scale(
         self, px_per_unit: float, ppu: float
@@ -1128,7 +1178,13 @@ def find_homography(
 
 
 def fit_with_lens(
-    board_pts: FloatArray, image_pts: FloatArray, lens: Lens, thresh: float, max_k: float
+    board_pts: FloatArray,
+    image_pts: FloatArray,
+    lens: Lens,
+    thresh: float,
+    max_k: float,
+    min_gain: float = 0.15,
+    min_points: int = 15,
 ) -> tuple[FloatArray, Lens, NDArray[np.bool_], FloatArray]:
     """Homography and radial distortion that best map board points onto image points.
 
@@ -1151,7 +1207,7 @@ def fit_with_lens(
 
     best_k, (best_r, best_h, best_err) = 0.0, residual(0.0)
     r_none = best_r
-    if len(bp) >= 15 and max_k > 0:
+    if len(bp) >= min_points and max_k > 0:
         ks = np.linspace(-max_k, 0.0, 13)[:-1]
         hs = _homographies(bp, undistort_many(lens, ks, ip))
         # each k's rms error: its homography, then its distortion (Lens.distort, batched)
@@ -1166,7 +1222,7 @@ def fit_with_lens(
         rms = np.where(np.isfinite(rms), rms, np.inf)
         j = int(np.argmin(rms))
         # The best bending, if it clearly explains the points better than none.
-        if rms[j] < best_r * 0.85:
+        if rms[j] < best_r * (1.0 - min_gain):
             best_k, best_r = float(ks[j]), float(rms[j])
         if best_k != 0.0:
             best_r, best_h, best_err = residual(best_k)
@@ -1619,7 +1675,13 @@ def refine_raised(
             _usac_inliers(board_pts, image_pts, thresh)
         else:
             new, new_lens, keep, new_errors = fit_with_lens(
-                board_pts, image_pts, lens, thresh, cfg.max_lens_k
+                board_pts,
+                image_pts,
+                lens,
+                thresh,
+                cfg.max_lens_k,
+                cfg.lens_min_gain,
+                cfg.lens_min_points,
             )
         # A steep view close up sees the far corner up to three times as far as the
         # near one (50 degrees of tilt, the board filling 90% of a 70-degree view: the

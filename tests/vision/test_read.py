@@ -300,6 +300,50 @@ def test_glare_on_the_plastic_leaves_empty_cells_empty() -> None:
     assert len(changed) <= 1, changed
 
 
+def black_things_beside(frame: np.ndarray, corners: np.ndarray, share: float) -> np.ndarray:
+    """Black slabs (phones) laid near the frame's corners and edges' middles where those
+    are clear of the board (its playing triangle's ``corners`` (3, 2), grown to take in
+    its band and a margin), each ``share`` of the frame's width and height, none touching
+    the frame's edge."""
+    h, w = frame.shape[:2]
+    board = np.zeros((h, w), np.uint8)
+    centre = corners.mean(axis=0)
+    cv2.fillPoly(board, [np.round(centre + 1.6 * (corners - centre)).astype(np.int32)], 1)
+    out = frame.copy()
+    bw, bh = int(share * w), int(share * h)
+    for fx, fy in [
+        (0.04, 0.04),
+        (0.76, 0.04),
+        (0.04, 0.76),
+        (0.76, 0.76),
+        (0.4, 0.04),
+        (0.4, 0.76),
+    ]:
+        x0, y0 = int(fx * w), int(fy * h)
+        if not board[y0 : y0 + bh, x0 : x0 + bw].any():
+            out[y0 : y0 + bh, x0 : x0 + bw] = 12
+    return out
+
+
+@pytest.mark.parametrize("name", ["00", "02", "04"])
+def test_black_things_beside_a_glared_board_under_a_warm_light_leave_it_found(name: str) -> None:
+    """Phones beside the board are blacker than its plastic once a lamp's glare and its
+    warm colour lift that: the plastic is told by the darkest of the board itself, not
+    of the whole photo, and the board is read as it is without them."""
+    clean = reading_of(name)
+    assert clean.fit is not None
+    frame = load_image(str(STILLS / f"{name}.jpg"))
+    lit = glare(frame, clean.fit.corners.mean(axis=0), 3 * px_per_unit(clean.fit.homography), 0.1)
+    warm = np.clip(lit * np.array([0.7, 0.95, 1.25]) + 0.5, 0, 255).astype(np.uint8)
+    shown = black_things_beside(warm, clean.fit.corners, 0.18)
+    assert (shown != warm).any()  # a phone lies in view
+    reading = reader().read(shown)
+    assert reading.found, reading.reason
+    # (the lattice may be named from another corner: the tiles are counted against the
+    # truth at the turn that fits)
+    assert right_and_wrong(reading, name) == right_and_wrong(clean, name)
+
+
 @pytest.mark.parametrize(("cell", "edge"), [(12, 0), (13, 0), (21, 0), (6, 1)])
 def test_a_fingertip_over_a_tiles_edge_makes_it_unknown_not_another_tile(
     cell: int, edge: int
