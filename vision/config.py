@@ -84,7 +84,7 @@ class ReaderConfig:
     max_perspective_ratio: float
     max_perspective_ratio_held: float  # the same for a fit held by enough lattice points
     max_anisotropy: float
-    saturation_range: tuple[float, float]  # how much less or more saturated a camera may render
+    saturation_range: tuple[float, float]  # chroma scales a camera may need (palette / seen)
     saturation_tolerance: tuple[float, float]  # chroma scales within 1/less..more are left out
     saturation_min_tiles: int  # fewer tiles than this do not tell a camera's saturation
     saturation_min_chroma: float  # Lab chroma: colours less colourful tell nothing of it

@@ -1094,12 +1094,13 @@ class BoardReader:
         hazy = self._read_located(frame_bgr, frame_bgr, levels=self.config.haze_levels)
         if hazy.found and hazy.fit is not None and hazy.fit.points >= self.config.trust_min_points:
             return hazy
-        # A camera that boosts the saturation (as much as the colours are read under,
-        # the top of ``saturation_range``) lifts the plastic's faint tint, and a coloured
-        # table's reflection in it, past the colourless limit: its outline is looked for
-        # with the limit raised so, last, held as above.
+        # A camera that boosts the saturation (as much as the colours are read under:
+        # their chroma scale down to the bottom of ``saturation_range``) lifts the
+        # plastic's faint tint, and a coloured table's reflection in it, past the
+        # colourless limit: its outline is looked for with the limit raised so, last,
+        # held as above.
         vivid = self._read_located(
-            frame_bgr, frame_bgr, chroma=cfg.dark_relative_chroma * cfg.saturation_range[1]
+            frame_bgr, frame_bgr, chroma=cfg.dark_relative_chroma / cfg.saturation_range[0]
         )
         if vivid.found and vivid.fit is not None and vivid.fit.points >= cfg.trust_min_points:
             return vivid

@@ -154,6 +154,25 @@ def test_a_camera_that_renders_colours_more_or_less_saturated_reads_the_same(
     assert reads_the_same(reader().read(saturated(frame, factor)), reading_of(name), name)
 
 
+def dimmed(frame: np.ndarray, factor: float) -> np.ndarray:
+    """The frame under ``factor`` times the light (in linear light)."""
+    linear = srgb_to_linear(frame / 255.0) * factor
+    return np.clip(linear_to_srgb(linear) * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("light", [0.35, 0.5])
+def test_a_washed_out_camera_in_dim_light_reads_the_same(light: float) -> None:
+    """Dim light takes chroma away too: a camera that washes colours out to half, in a
+    dim room, sees the palette's colours at less than half their chroma. Its chroma
+    scale is still a camera's (within ``saturation_range``) and is taken, and the tiles
+    read as in the plain photo; without it, yellows and reds read as greens and blues."""
+    name = "05"
+    frame = saturated(dimmed(load_image(str(STILLS / f"{name}.jpg")), light), 0.5)
+    right, wrong = right_and_wrong(reading_of(name), name)
+    assert right >= 15 and wrong == 0
+    assert right_and_wrong(reader().read(frame), name) == (right, wrong)
+
+
 @pytest.mark.parametrize(
     ("factor", "whites", "expected"),
     [(0.6, 0, 1 / 0.6), (1.4, 0, 1 / 1.4), (0.6, 12, 1 / 0.6), (1.0, 4, 1.0)],
@@ -993,15 +1012,15 @@ def test_a_board_in_a_photo_a_camera_made_more_saturated_is_found() -> None:
     """A phone's vivid rendering (saturation x1.5) lifts the plastic's faint tint, and the
     red table's reflection in it, past the colourless limit: a small board on a red table
     with an arm over its band (9898/25) shows no dark colourless outline. Its outline is
-    looked for last with the limit raised as far as the colours are read under (the top
-    of ``saturation_range``), and the board is found where it lies, its tiles read right;
-    without that last look it is not found."""
+    looked for last with the limit raised as far as the colours are read under (their
+    chroma scale down to the bottom of ``saturation_range``), and the board is found
+    where it lies, its tiles read right; without that last look it is not found."""
     frame, truth = rendered(9898 * 1_000_003 + 25)
     assert truth.conditions["table"] == "plain_red"
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.float32)
     hsv[..., 1] = np.clip(hsv[..., 1] * 1.5, 0, 255)
     vivid = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
-    muted = BoardReader(replace(default_config(), saturation_range=(0.5, 1.0)))
+    muted = BoardReader(replace(default_config(), saturation_range=(1.0, 3.0)))
     assert not muted.read(vivid).found
     reading = read_on_the_board(vivid, truth)
     placed, right = tiles_read_right(truth, reading)
