@@ -18,7 +18,7 @@ from vision.render.compose import SceneSpec, render, sample_still
 from vision.render.photometric import Photometric
 from vision.render.scene import LightDir, playing_corners
 from vision.render.sequence import find_game, random_position
-from vision.render.table import sample_table
+from vision.render.table import TABLE_KINDS, render_table, sample_table
 from vision.render.truth import Truth, load_truth
 
 REPO = Path(__file__).resolve().parents[2]
@@ -251,6 +251,25 @@ def test_generate_forces_the_conditions_asked_for(tmp_path: Path) -> None:
     assert _run([str(tmp_path / "cut"), "--stills", "2", "--size", "320x180", "--cut"]) == 0
     for path in sorted((tmp_path / "cut" / "stills").glob("*.jpg")):
         assert load_truth(path).conditions["cut_off"] is not None
+
+
+def test_a_checked_tablecloth_shows_white_and_dark_squares_when_asked_for() -> None:
+    """A gingham tablecloth: white squares, the dark colour where its bands cross and
+    half-tone where one passes, about a tile's size; never drawn at random (every
+    seed's still stays as it was)."""
+    spec = sample_table(np.random.default_rng(3), "checked")
+    img = render_table(spec, 320, 240, 40.0)
+    value = img.max(axis=2)
+    assert np.percentile(value, 95) > 0.85  # white squares
+    dark = float(np.asarray(spec.colour).max())
+    assert np.percentile(value, 5) < dark * 1.1 + 0.02  # the full colour where bands cross
+    # three tones: white, half-tone and the colour, each a good share of the cloth
+    white = value > 0.8
+    full = value < dark + 0.1
+    assert 0.15 < white.mean() < 0.4 and 0.15 < full.mean() < 0.4
+    assert "checked" not in TABLE_KINDS
+    rng = np.random.default_rng(0)
+    assert all(sample_table(rng).kind != "checked" for _ in range(200))
 
 
 def test_generate_refuses_a_tile_count_past_the_set(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from vision.render.compose import render, sample_still
 from vision.render.film import count_frames, write_game
 from vision.render.photometric import LIGHTS
 from vision.render.sequence import find_game
-from vision.render.table import TABLE_KINDS
+from vision.render.table import EXTRA_TABLE_KINDS, TABLE_KINDS
 from vision.render.truth import save_truth
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     force = parser.add_argument_group(
         "forced conditions of the stills (each random when not given)"
     )
-    force.add_argument("--table", choices=TABLE_KINDS, help="the table's kind")
+    force.add_argument("--table", choices=TABLE_KINDS + EXTRA_TABLE_KINDS, help="the table's kind")
     force.add_argument("--light", choices=sorted(LIGHTS), help="the light's kind")
     force.add_argument("--tiles", type=int, help="tiles on the board (0-36)")
     force.add_argument("--hands", type=int, choices=(0, 1, 2), help="hands over the board")

@@ -1,7 +1,10 @@
 """Table surfaces under the board, drawn in image space (float32 BGR in [0, 1]).
 
 Kinds: ``wood``, ``cloth``, ``plain_light``, ``plain_red`` (as red as the red tiles) and
-``plain_white`` (as white as the joker).
+``plain_white`` (as white as the joker), drawn at random; and ``checked``, a gingham
+tablecloth (white and a dark colour in squares, their crossings half-tone), drawn only
+when asked for (``EXTRA_TABLE_KINDS``: the random draws of the others, and so every
+seed's still, stay as they were).
 """
 
 from __future__ import annotations
@@ -13,8 +16,11 @@ import cv2
 import numpy as np
 
 TABLE_KINDS: tuple[str, ...] = ("wood", "cloth", "plain_light", "plain_red", "plain_white")
+EXTRA_TABLE_KINDS: tuple[str, ...] = ("checked",)
 
 _WOODS = ((0.55, 0.72, 0.86), (0.30, 0.45, 0.62), (0.20, 0.30, 0.45), (0.62, 0.78, 0.88))
+# gingham's dark colour (BGR): navy, red, green, black
+_GINGHAMS = ((0.35, 0.12, 0.08), (0.12, 0.12, 0.62), (0.15, 0.38, 0.12), (0.08, 0.08, 0.08))
 _CLOTHS = (
     (0.25, 0.45, 0.18),
     (0.45, 0.25, 0.15),
@@ -46,6 +52,8 @@ def sample_table(rng: np.random.Generator, kind: str | None = None) -> TableSpec
         base = np.array([50, 61, 196]) / 255.0
     elif kind == "plain_white":
         base = np.array([244, 245, 245]) / 255.0
+    elif kind == "checked":
+        base = np.array(_GINGHAMS[rng.integers(len(_GINGHAMS))])
     else:
         base = np.array([0.78, 0.82, 0.84]) + rng.uniform(-0.06, 0.04, 3)
     base = np.clip(base * rng.uniform(0.94, 1.04, 3), 0, 1)
@@ -96,6 +104,23 @@ def render_table(spec: TableSpec, width: int, height: int, px_per_unit: float) -
         tone = tone + 0.06 * _noise(rng, width, height, s * 3)
         tone = tone * np.where(seam, 0.55, 1.0)
         img = base[None, None, :] * tone[..., None]
+    elif spec.kind == "checked":
+        # Bands of the dark colour across and along the weave, at the grain's angle,
+        # each about half a tile wide: white where neither, half-tone where one, the
+        # full colour where both cross.
+        a = math.radians(spec.grain_deg)
+        yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+        u = xx * math.cos(a) + yy * math.sin(a)
+        v = -xx * math.sin(a) + yy * math.cos(a)
+        period = s * rng.uniform(0.8, 1.4)
+        soft = max(0.6, s * 0.01)
+        across = np.clip(0.5 + (np.abs((u % period) - period / 2) - period / 4) / soft, 0, 1)
+        along = np.clip(0.5 + (np.abs((v % period) - period / 2) - period / 4) / soft, 0, 1)
+        dark = 0.5 * (across + along)  # 0 white, 0.5 one band, 1 both
+        white = np.array([0.93, 0.94, 0.94], np.float32)
+        tone = 1.0 + 0.03 * _noise(rng, width, height, s * 2.5)
+        img = white[None, None, :] * (1 - dark[..., None]) + base[None, None, :] * dark[..., None]
+        img = img * tone[..., None]
     elif spec.kind == "cloth":
         yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
         p = max(2.0, s * 0.03)
