@@ -860,7 +860,7 @@ class BoardReader:
                 continue
             if any(same_place(fit, other, cfg.same_place_cells) for other in exclude):
                 continue
-            refusal = self._refusal(fit)
+            refusal = self._refusal(fit, frame_bgr.shape)
             if refusal:
                 problem = refusal
                 continue
@@ -870,13 +870,21 @@ class BoardReader:
                 break
         return best, problem
 
-    def _refusal(self, fit: BoardFit) -> str:
-        """Why a fit is no board's ("" when it may be one)."""
+    def _refusal(self, fit: BoardFit, shape: tuple[int, ...]) -> str:
+        """Why a fit is no board's ("" when it may be one), in a frame of ``shape``."""
         cfg = self.config
         if fit.residual_units > cfg.max_residual_units * 2:
             return f"the lattice does not fit the board (residual {fit.residual_units:.2f})"
         if anisotropy(fit.homography) > cfg.max_anisotropy:
             return "the lattice found is stretched as no camera view of a board could be"
+        # An outline is looked for among dark regions of at least min_board_area_fraction
+        # of the frame, and the board's plastic lies within its outline: a lattice whose
+        # whole board would cover less is no board's (it fits a pattern within one: a
+        # checked tablecloth, a tile's sectors).
+        x, y = fit.to_image(outer_corners(cfg.band_width)).T
+        area = 0.5 * abs(float(x[0] * (y[1] - y[2]) + x[1] * (y[2] - y[0]) + x[2] * (y[0] - y[1])))
+        if area < cfg.min_board_area_fraction * shape[0] * shape[1]:
+            return "the lattice found is too small to be the board"
         return ""
 
     def cells_evidence(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> float:
@@ -917,7 +925,7 @@ class BoardReader:
                         other = fit_board(frame_bgr, corners, cfg, pyramid)
                     except BoardNotFoundError:
                         continue
-                    if self._refusal(other):
+                    if self._refusal(other, frame_bgr.shape):
                         continue
                     other, other_evidence = self._band_checked(frame_bgr, other)
                     if other_evidence > best_evidence:

@@ -1849,3 +1849,25 @@ def test_the_reader_tells_how_high_the_tiles_are(seed: int) -> None:
     assert same_board_up_to_turn(told.board(), Board.from_notation(shot.truth.board, GEO))
     flat = reader().read(flat_frame)
     assert flat.fit is not None and flat.fit.tile_height == 0.0
+
+
+@pytest.mark.parametrize(("shrink", "refused"), [(1.0, False), (0.5, False), (1 / 6, True)])
+def test_a_lattice_too_small_to_be_the_board_is_refused(shrink: float, refused: bool) -> None:
+    """A dark region is an outline only when it covers ``min_board_area_fraction`` of the
+    frame, and the board's plastic lies within its outline: a lattice whose whole board
+    covers less fits a pattern within one (a checked tablecloth's squares, a tile's
+    sectors) and is refused; the board at its own or half its size is not."""
+    clean = reading_of("00")
+    assert clean.fit is not None
+    frame = load_image(str(STILLS / "00.jpg"))
+    centre = PLAY_CORNERS.mean(axis=0)
+    towards = np.array(
+        [
+            [shrink, 0.0, (1 - shrink) * centre[0]],
+            [0.0, shrink, (1 - shrink) * centre[1]],
+            [0, 0, 1],
+        ]
+    )
+    fit = BoardFit.from_homography(clean.fit.homography @ towards, 0.5, 0.01, 30, clean.fit.lens)
+    why = reader()._refusal(fit, frame.shape)
+    assert (why == "the lattice found is too small to be the board") == refused, why
