@@ -860,7 +860,7 @@ class BoardReader:
                 continue
             if any(same_place(fit, other, cfg.same_place_cells) for other in exclude):
                 continue
-            refusal = self._refusal(fit, frame_bgr.shape)
+            refusal = self._refusal(fit)
             if refusal:
                 problem = refusal
                 continue
@@ -870,22 +870,21 @@ class BoardReader:
                 break
         return best, problem
 
-    def _refusal(self, fit: BoardFit, shape: tuple[int, ...]) -> str:
-        """Why a fit is no board's ("" when it may be one), in a frame of ``shape``."""
+    def _refusal(self, fit: BoardFit) -> str:
+        """Why a fit is no board's ("" when it may be one)."""
         cfg = self.config
         if fit.residual_units > cfg.max_residual_units * 2:
             return f"the lattice does not fit the board (residual {fit.residual_units:.2f})"
         if anisotropy(fit.homography) > cfg.max_anisotropy:
             return "the lattice found is stretched as no camera view of a board could be"
-        # An outline is looked for among dark regions of at least min_board_area_fraction
-        # of the frame, and the board's plastic lies within its outline: a lattice whose
-        # whole board would cover less is no board's (it fits a pattern within one: a
-        # checked tablecloth, a tile's sectors).
-        x, y = fit.to_image(outer_corners(cfg.band_width)).T
-        area = 0.5 * abs(float(x[0] * (y[1] - y[2]) + x[1] * (y[2] - y[0]) + x[2] * (y[0] - y[1])))
-        if area < cfg.min_board_area_fraction * shape[0] * shape[1]:
-            return "the lattice found is too small to be the board"
         return ""
+
+    def _too_small(self, fit: BoardFit, shape: tuple[int, ...]) -> bool:
+        """Whether the whole board ``fit`` puts in a frame of ``shape`` covers less of it
+        than ``min_board_area_fraction``."""
+        x, y = fit.to_image(outer_corners(self.config.band_width)).T
+        area = 0.5 * abs(float(x[0] * (y[1] - y[2]) + x[1] * (y[2] - y[0]) + x[2] * (y[0] - y[1])))
+        return area < self.config.min_board_area_fraction * shape[0] * shape[1]
 
     def cells_evidence(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> float:
         """How much the lattice's cells in the frame look like cells: per cell in view,
@@ -925,7 +924,7 @@ class BoardReader:
                         other = fit_board(frame_bgr, corners, cfg, pyramid)
                     except BoardNotFoundError:
                         continue
-                    if self._refusal(other, frame_bgr.shape):
+                    if self._refusal(other):
                         continue
                     other, other_evidence = self._band_checked(frame_bgr, other)
                     if other_evidence > best_evidence:
@@ -1154,6 +1153,15 @@ class BoardReader:
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
         fit = self.rescaled(search_bgr, unmoved)
+        if self._too_small(fit, frame_bgr.shape):
+            # An outline is looked for among dark regions of at least
+            # min_board_area_fraction of the frame, and the board's plastic lies within
+            # its outline: a lattice whose whole board covers less, even once rescaled
+            # (a lattice at half the board's scale is), fits a pattern within one (a
+            # checked tablecloth's squares, a tile's sectors).
+            if refused is not None:
+                refused += [unmoved, fit]
+            return BoardReading(False, reason="the lattice found is too small to be the board")
         reading = self._read_fitted(frame_bgr, fit, unmoved)
         if not reading.found and refused is not None:
             refused += [unmoved, fit]
@@ -1233,9 +1241,16 @@ class BoardReader:
         cfg = self.config
         if fit.points < cfg.align_min_cells:
             return True
-        if fit.points >= cfg.trust_full_points:
-            return False
         unknown, in_view = unclear_in_view(cells)
+        if fit.points >= cfg.trust_full_points:
+            # Every cell of a board is a window or a tile: a lattice held by many points on
+            # which nearly no cell in view reads as either, most of them looking like a
+            # tile seen elsewhere, fits something else's pattern (a checked tablecloth's
+            # squares, seen in perspective, fit it closely).
+            elsewhere = sum(c.note.endswith(ELSEWHERE) for c in cells)
+            return unknown >= cfg.trust_max_unclear * max(
+                in_view, 1
+            ) and elsewhere >= cfg.trust_full_min_elsewhere * max(in_view, 1)
         n = max(in_view, 1)
         if fit.points < cfg.trust_min_points:
             return unknown >= cfg.trust_max_unknown * n
