@@ -1242,21 +1242,20 @@ class BoardReader:
         if fit.points < cfg.align_min_cells:
             return True
         unknown, in_view = unclear_in_view(cells)
+        n = max(in_view, 1)
+        elsewhere = sum(c.note.endswith(ELSEWHERE) for c in cells)
         if fit.points >= cfg.trust_full_points:
             # Every cell of a board is a window or a tile: a lattice held by many points on
             # which nearly no cell in view reads as either, most of them looking like a
             # tile seen elsewhere, fits something else's pattern (a checked tablecloth's
             # squares, seen in perspective, fit it closely).
-            elsewhere = sum(c.note.endswith(ELSEWHERE) for c in cells)
-            return unknown >= cfg.trust_max_unclear * max(
-                in_view, 1
-            ) and elsewhere >= cfg.trust_full_min_elsewhere * max(in_view, 1)
-        n = max(in_view, 1)
+            return unknown >= cfg.trust_max_unclear * n and (
+                elsewhere >= cfg.trust_full_min_elsewhere * n
+            )
         if fit.points < cfg.trust_min_points:
             return unknown >= cfg.trust_max_unknown * n
         # Held by more points: only when nearly nothing reads, counting twice the cells
         # that look like a tile seen elsewhere (a lattice at the wrong scale repeats them).
-        elsewhere = sum(c.note.endswith(ELSEWHERE) for c in cells)
         return unknown + elsewhere >= cfg.trust_max_unclear * n
 
     def _refit_on_discs(

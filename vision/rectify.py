@@ -553,6 +553,8 @@ class Pyramid:
         own = sample[inside > 0]
         if own.size < 50:
             return self
+        # (levels a hundredth apart share a pyramid; one within half the contrast's floor
+        # of this one's would change the contrast little, and uses this)
         level = round(float(np.percentile(own, cfg.plastic_board_quantile)), 2)
         if level <= self.plastic + cfg.contrast_floor / 2:
             return self
