@@ -211,7 +211,7 @@ class ReaderConfig:
     trust_min_points: int
     trust_max_unknown: float
     trust_full_points: int  # a lattice held by so many points is trusted
-    trust_full_min_elsewhere: float  # ... unless nearly all unclear, this share 'elsewhere'
+    trust_full_min_elsewhere: float  # ... unless nearly all unclear, most (this share) 'elsewhere'
     trust_max_unclear: float  # share of unknown + twice the 'elsewhere' ones, below that
     #: board units a tile's top lies above the board (a slab, seen shifted at a tilt)
     #: where a photo does not tell it: assumed, not measured on the physical game; 0

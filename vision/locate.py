@@ -346,7 +346,7 @@ def outline_candidates(
             break
         if cand[0] < cfg.min_outline_support:
             continue
-        size = math.sqrt(float(_area(cand[1])))
+        size = math.sqrt(float(triangle_area(cand[1])))
         gaps = _corner_gaps(cand[1], kept_corners[: len(kept)])
         if (gaps > cfg.outline_distinct * size).all():
             kept_corners[len(kept)] = cand[1]
@@ -383,7 +383,7 @@ def _scored(
     perimeters = np.hypot(sides[..., 0], sides[..., 1]).sum(axis=1)
     supports = _supports(tris, inner, shape, 0.012 * perimeters)
     # The board region should fill the triangle (windows and tiles included).
-    fills = np.minimum(1.0, area / (0.35 * np.maximum(_area(tris), 1e-9)))
+    fills = np.minimum(1.0, area / (0.35 * np.maximum(triangle_area(tris), 1e-9)))
     return [
         (float(support * fill), corners, inner, float(support), bool(w))
         for corners, w, support, fill in zip(tris, weak, supports, fills, strict=True)
@@ -458,7 +458,7 @@ def _refined(
     return Outline(canonical_order(corners / scale), support, cut_off)
 
 
-def _area(c: FloatArray) -> FloatArray:
+def triangle_area(c: FloatArray) -> FloatArray:
     """The area of triangles ``c`` (..., 3, 2): (...)."""
     return 0.5 * np.abs(  # type: ignore[no-any-return]
         (c[..., 1, 0] - c[..., 0, 0]) * (c[..., 2, 1] - c[..., 0, 1])

@@ -52,7 +52,7 @@ from vision.colour import (
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify, numeral_trust, read_numerals, set_tiles
-from vision.locate import Outline, outline_candidates
+from vision.locate import Outline, outline_candidates, triangle_area
 from vision.model import (
     BONUS,
     CENTROIDS,
@@ -882,8 +882,7 @@ class BoardReader:
     def _too_small(self, fit: BoardFit, shape: tuple[int, ...]) -> bool:
         """Whether the whole board ``fit`` puts in a frame of ``shape`` covers less of it
         than ``min_board_area_fraction``."""
-        x, y = fit.to_image(outer_corners(self.config.band_width)).T
-        area = 0.5 * abs(float(x[0] * (y[1] - y[2]) + x[1] * (y[2] - y[0]) + x[2] * (y[0] - y[1])))
+        area = float(triangle_area(fit.to_image(outer_corners(self.config.band_width))))
         return area < self.config.min_board_area_fraction * shape[0] * shape[1]
 
     def cells_evidence(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> float:

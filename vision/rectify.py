@@ -1569,34 +1569,11 @@ def tile_height_told(
 
 
 def _fit_errors(board_pts: FloatArray, image_pts: FloatArray) -> FloatArray:
-    """The mean squared error (px^2) of the least-squares homography (normalised DLT)
-    from ``board_pts`` (N, 2) to each set of ``image_pts`` (J, N, 2): (J,)."""
-
-    def normaliser(p: FloatArray) -> FloatArray:  # (..., N, 2) -> (..., 3, 3)
-        c = p.mean(axis=-2)
-        d = np.sqrt(((p - c[..., None, :]) ** 2).sum(axis=-1)).mean(axis=-1)
-        s = np.sqrt(2.0) / np.maximum(d, 1e-12)
-        t = np.zeros((*p.shape[:-2], 3, 3))
-        t[..., 0, 0] = t[..., 1, 1] = s
-        t[..., 0, 2], t[..., 1, 2] = -s * c[..., 0], -s * c[..., 1]
-        t[..., 2, 2] = 1.0
-        return t
-
-    tb, ti = normaliser(board_pts), normaliser(image_pts)
-    n = len(board_pts)
-    b = board_pts @ tb[:2, :2].T + tb[:2, 2]  # (N, 2)
-    im = image_pts * ti[:, None, [0], [0]] + ti[:, None, :2, 2]  # (J, N, 2)
-    x, y = b[:, 0], b[:, 1]
-    u, v = im[..., 0], im[..., 1]
-    one, zero = np.ones(n), np.zeros(n)
-    j = len(image_pts)
-    rows_u = np.stack(np.broadcast_arrays(x, y, one, zero, zero, zero, -u * x, -u * y, -u), axis=-1)
-    rows_v = np.stack(np.broadcast_arrays(zero, zero, zero, x, y, one, -v * x, -v * y, -v), axis=-1)
-    a = np.concatenate([rows_u, rows_v], axis=1).reshape(j, 2 * n, 9)
-    _, _, vt = np.linalg.svd(a, full_matrices=False)
-    hn = vt[:, -1].reshape(j, 3, 3)
-    h = np.linalg.inv(ti) @ hn @ tb  # (J, 3, 3)
-    q = np.concatenate([board_pts, np.ones((n, 1))], axis=1) @ h.transpose(0, 2, 1)
+    """The mean squared error (px^2) of the normalised-DLT homography (:func:`_homographies`
+    without its polishing) from ``board_pts`` (N, 2) to each set of ``image_pts``
+    (J, N, 2): (J,)."""
+    h = _homographies(board_pts, image_pts, iterations=0)  # (J, 3, 3)
+    q = np.concatenate([board_pts, np.ones((len(board_pts), 1))], axis=1) @ h.transpose(0, 2, 1)
     fitted = q[..., :2] / q[..., 2:3]
     return ((fitted - image_pts) ** 2).sum(axis=-1).mean(axis=-1)  # type: ignore[no-any-return]
 
