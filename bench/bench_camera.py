@@ -132,6 +132,34 @@ def sensor_noise(img: Image) -> Image:
     return np.clip(f + shot + blotch + 0.5, 0, 255).astype(np.uint8)
 
 
+def local_tone_map(img: Image) -> Image:
+    """A phone's HDR look: the lightness equalised in tiles of an eighth of the frame
+    (contrast-limited), which lifts shadows and flattens highlights region by region."""
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    clahe = cv2.createCLAHE(clipLimit=2.5, tileGridSize=(8, 8))
+    lab[..., 0] = clahe.apply(lab[..., 0])
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def noise_reduction(img: Image) -> Image:
+    """A phone's noise reduction: an edge-keeping smoothing that flattens fine detail."""
+    return cv2.bilateralFilter(img, 9, 40, 5)
+
+
+def chroma_subsampled(factor: int) -> Callable[[Image], Image]:
+    """A webcam's video stream: the colour (Cr, Cb) kept at 1/``factor`` of the
+    resolution each way, the brightness in full (colour bleeds across small sectors)."""
+
+    def apply(img: Image) -> Image:
+        ycc = cv2.cvtColor(img, cv2.COLOR_BGR2YCrCb)
+        h, w = img.shape[:2]
+        small = cv2.resize(ycc[..., 1:], (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+        ycc[..., 1:] = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
+
+    return apply
+
+
 def white_balance(gains: tuple[float, float, float]) -> Callable[[Image], Image]:
     """A wrong white balance: each channel (B, G, R) times its gain."""
     g = np.array(gains, np.float32)
@@ -159,6 +187,9 @@ TRANSFORMS: dict[str, Callable[[Image], Image]] = {
     "portrait": lambda img: cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE),
     "WB too warm": white_balance((0.7, 0.95, 1.25)),
     "WB too cool": white_balance((1.3, 1.0, 0.75)),
+    "local tone map": local_tone_map,
+    "noise reduction": noise_reduction,
+    "chroma 1/4": chroma_subsampled(4),
 }
 
 
