@@ -204,6 +204,7 @@ class ReaderConfig:
     disc_refit_lattice_distance: float  # lattice points this far from every disc join its refit
     disc_refit_check_slack: float  # board units a refit may move them beyond their error
     disc_refit_check_points: int  # so many far lattice points at least for the check
+    disc_refit_max_sigmas: float  # discs this many times their spread off the refit: set aside
     disc_refit_rounds: int  # refits at most (each from the discs seen on the last)
     disc_refit_edge: float  # a disc this share of the numeral's search off is at its edge
     disc_refit_far_min: int

@@ -1187,6 +1187,7 @@ def fit_with_lens(
     max_k: float,
     min_gain: float = 0.15,
     min_points: int = 15,
+    max_sigmas: float = 0.0,
 ) -> tuple[FloatArray, Lens, NDArray[np.bool_], FloatArray]:
     """Homography and radial distortion that best map board points onto image points.
 
@@ -1194,8 +1195,15 @@ def fit_with_lens(
     optimisation of the inliers: plain RANSAC kept or dropped borderline points by the
     luck of its draws, and misplaced fits by a tenth of a cell); the distortions tried are
     scored all at once (:func:`_homographies`); the one chosen is fitted again with OpenCV.
+
+    ``max_sigmas`` (0: not asked for): of USAC's inliers, those further off its
+    homography than so many times the inliers' own spread are set aside too, where most
+    are kept (:func:`_within_spread`): points found as precisely as the discs are, a
+    few found on something else lie many times their spread off, yet inside ``thresh``.
     """
     h0, keep = _usac_inliers(board_pts, image_pts, thresh)
+    if max_sigmas > 0:
+        keep = _within_spread(h0, board_pts, image_pts, keep, max_sigmas)
     bp, ip = board_pts[keep], image_pts[keep]
 
     def residual(k: float) -> tuple[float, FloatArray, FloatArray | None]:
@@ -1245,6 +1253,56 @@ def fit_with_lens(
     if errors is None:  # h0's
         errors = np.linalg.norm(out_lens.distort(project(best_h, bp)) - ip, axis=1)
     return best_h / best_h[2, 2], out_lens, keep, errors
+
+
+def _within_spread(
+    h: FloatArray,
+    board_pts: FloatArray,
+    image_pts: FloatArray,
+    keep: NDArray[np.bool_],
+    max_sigmas: float,
+) -> NDArray[np.bool_]:
+    """``keep`` (N,) less the points further off homography ``h`` than ``max_sigmas``
+    times the spread of those kept, where at least ``WITHIN_SPREAD_MIN_SHARE`` of them
+    stay (a fit held by fewer than ``WITHIN_SPREAD_MIN_POINTS``, or one whose errors do
+    not gather about a spread, is left to USAC alone).
+
+    The spread is a 2-D Gaussian's sigma told robustly by the median distance (which is
+    sigma times sqrt(2 ln 2), a Rayleigh distribution's median). USAC's homography is
+    pulled towards the far points it keeps: the points are judged again from the
+    homography of those within the spread, until they stay the same.
+
+    >>> bp = np.array([[0, 0], [1, 0], [0, 1], [1, 1], [2, 0], [0, 2], [2, 2], [2, 1], [1, 2.]])
+    >>> off = np.zeros_like(bp); off[::2, 0] = 0.1; off[1::2, 0] = -0.1; off[8] = [0.0, 2.0]
+    >>> _within_spread(np.eye(3), bp, bp + off, np.ones(9, bool), 3.0).tolist()
+    [True, True, True, True, True, True, True, True, False]
+    """
+    if keep.sum() < WITHIN_SPREAD_MIN_POINTS:
+        return keep
+    within = keep
+    for _ in range(WITHIN_SPREAD_ROUNDS):
+        err = np.linalg.norm(project(h, board_pts) - image_pts, axis=1)
+        sigma = float(np.median(err[within])) / math.sqrt(2.0 * math.log(2.0))
+        now = keep & (err <= max_sigmas * sigma)
+        if now.sum() < WITHIN_SPREAD_MIN_SHARE * keep.sum():
+            return keep
+        if (now == within).all():
+            break
+        # the points a few far ones pulled the homography towards are seen again from
+        # the homography of the rest
+        within = now
+        refit, _ = find_homography(board_pts[within], image_pts[within])
+        if refit is None:
+            return keep
+        h = refit
+    return within
+
+
+#: :func:`_within_spread` drops at most 30% of the inliers, of 8 or more, refitting the
+#: homography to those left up to 3 times.
+WITHIN_SPREAD_MIN_SHARE = 0.7
+WITHIN_SPREAD_MIN_POINTS = 8
+WITHIN_SPREAD_ROUNDS = 3
 
 
 def _usac_inliers(
