@@ -129,11 +129,11 @@ def main(argv: list[str] | None = None) -> int:
         totals["images"] += 1
         upright = truth.get("conditions", {}).get("tilt_deg", 0.0) <= 45.0
         totals["images up to 45 degrees"] += int(upright)
+        hidden = set(truth.get("covered", [])) | set(truth.get("outside", []))
         if not reading.found:
             totals["not found"] += 1
-            hidden_cells = set(truth.get("covered", [])) | set(truth.get("outside", []))
             totals["tiles on boards not found"] += sum(
-                c["state"] == "tile" and c["index"] not in hidden_cells for c in truth["cells"]
+                c["state"] == "tile" and c["index"] not in hidden for c in truth["cells"]
             )
             totals["not found up to 45 degrees"] += int(upright)
             for k, v in groups.items():
@@ -151,7 +151,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.details and corner_err[-1] > 0.5 * cell_side:
             print(f"{path.name}: a corner {corner_err[-1] / cell_side:.2f} cells off")
         cells = turn(out["cells"], best)
-        hidden = set(truth.get("covered", [])) | set(truth.get("outside", []))
         # What really lies under a hand: the truth's board (its cells say "unknown" there).
         actual = Board.from_notation(truth["board"], GEO)
         image_ok = True

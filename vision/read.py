@@ -1328,9 +1328,10 @@ class BoardReader:
         # The discs are found to about a pixel: of those USAC keeps, one several times
         # further off than most is a spot of something else (a fingertip, a bonus
         # numeral's stroke), not set aside by the lattice's looser threshold. Only on a
-        # located fit, whose lattice points were seen in this frame and check the refit
-        # (a stored fit's were seen in another: a set of discs held by fewer of them
-        # reaches further from those, 09 with its band covered moved its apex 17 px).
+        # located fit, whose lattice points were seen in this frame and check the refit.
+        # A stored fit's were seen in another frame and check little: on sample 09 with
+        # its band covered, the second refit then found a third of its "discs" on empty
+        # cells, more than the rule sets aside, and moved the apex 17 px.
         try:
             h, new_lens, keep, errors = fit_with_lens(
                 board_pts,
