@@ -175,6 +175,7 @@ class ReaderConfig:
     ridge_seen_max: float  # the photo shows its ridges: median ridge over sector below this
     ridge_seen_min_edges: int  # ... on at least so many edges between two tiles
     ridge_hidden_min: float  # an edge whose ridge is this bright against its sector: hidden
+    ridge_min_sector: float  # ...judged only beside a sector this far from the plastic or more
     ridge_over_both_min: float  # a ridge this bright against both sides' sectors: hidden (any blur)
     disc_max_navy: float  # a navy disc: no further from navy (a window shows the table)
     veil_min: float  # light reflected off a tile over its disc's navy, of the white, taken away

@@ -679,7 +679,8 @@ def hidden_ridges(
     sides (``ridge_over_both_min`` of the brighter: above it by more than sensor noise
     and JPEG ringing add) has something over it: blur mixes a ridge with what lies on
     its two sides and never lifts it above both (fingertips over one sector of a small,
-    blurred board).
+    blurred board). The first test is made only beside sectors ``ridge_min_sector`` or
+    more from the plastic: a ridge can hardly show against a sector about as dark.
 
     ``ridges`` and ``sectors`` (36, 3) in EDGE_ORDER: how far each edge's ridge and the
     sector beside it are from the plastic's black (0: plastic; an empty cell's
@@ -719,8 +720,11 @@ def hidden_ridges(
     )
     between = share[is_tile[:-1, None] & is_tile[FACING[..., 0]]]  # edges between two tiles
     if len(between) >= cfg.ridge_seen_min_edges and float(np.median(between)) <= cfg.ridge_seen_max:
-        # Beside a sector about as dark as the plastic, no ridge can show.
-        judged = (sectors >= cfg.dark_distance) & on_plastic
+        # Beside a sector about as dark as the plastic, no ridge can show; beside one
+        # barely off it (a purple or blue sector in dim light), the ridge, blurred with
+        # it, reads within noise of it: a share near 1 there says nothing. The share is
+        # judged where the sector stands clearly off the plastic (``ridge_min_sector``).
+        judged = (sectors >= cfg.ridge_min_sector) & on_plastic
         hidden |= judged & (share >= cfg.ridge_hidden_min)
     out = list(readings)
     for i in tiles:

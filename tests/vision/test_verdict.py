@@ -360,6 +360,9 @@ RIDGE_CASES = [
     ("a bright edge, sector brighter still", 0.2, (0.2, 0.6, 0.2), (0.8, 0.8, 0.8), False, True),
     ("the photo shows no ridges (blur)", 0.7, (0.2, 0.75, 0.2), (0.8, 0.8, 0.8), False, True),
     ("beside a sector as dark as the plastic", 0.2, (0.2, 0.1, 0.2), (0.8, 0.1, 0.8), False, True),
+    # A dim purple sector barely off the plastic: a ridge blurred with it reads as it does.
+    ("beside a sector barely off it", 0.2, (0.2, 0.17, 0.2), (0.8, 0.18, 0.8), False, True),
+    ("beside a sector clearly off it", 0.2, (0.2, 0.29, 0.2), (0.8, 0.3, 0.8), False, False),
     ("a bright edge on a full board", 0.2, (0.8, 0.2, 0.2), (0.8, 0.8, 0.8), True, False),
     # Blur mixes a ridge with the sectors on its two sides (the cells around: 0.8), never
     # lifting it above both.
