@@ -1278,7 +1278,17 @@ class BoardReader:
             return None
         cells = np.asarray(details["candidates"], dtype=np.int64)
         good = contrast >= cfg.disc_refit_min_contrast
-        if good.sum() < cfg.disc_refit_min_tiles:
+        # Too few discs to refit the lattice on may still tell how high the tiles are,
+        # where the lattice's own tiles' points were too few to tell it (a board of few
+        # tiles seen at a slant): a height is one unknown, and the windows hold the
+        # board's plane. Where the lattice's tiles told a height, a few discs do not
+        # overrule it.
+        few = bool(good.sum() < cfg.disc_refit_min_tiles)
+        if few and not (
+            good.sum() >= cfg.tile_height_min_points
+            and fit.raised is not None
+            and int(fit.raised.sum()) < cfg.tile_height_min_points
+        ):
             return None
         # Discs found at the edge of the numeral's search may lie further off (a lattice
         # extrapolated into a corner under a hand): they are looked for further, when
@@ -1320,6 +1330,8 @@ class BoardReader:
                     moved = relowered(fit.homography, lattice[1], fit.raised, old, height, lens)
                     lattice = (lattice[0], moved)
                 fit = unmoved = replace(fit, tile_height=height, lattice=lattice)
+        if few:
+            return unmoved
         shifts = np.linalg.norm(offsets[good], axis=1)
         # Refit when the discs say the lattice is off overall, or off somewhere (a wide
         # lens bends the board's far corners away from the lattice fitted to its middle).

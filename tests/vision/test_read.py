@@ -1866,6 +1866,34 @@ def test_the_reader_tells_how_high_the_tiles_are(seed: int) -> None:
     assert flat.fit is not None and flat.fit.tile_height == 0.0
 
 
+def test_a_few_discs_tell_how_high_the_tiles_are_where_the_lattice_cannot() -> None:
+    """t7070/106: tiles 0.11 units thick seen at 47 degrees, few of them and hands over
+    others: the lattice matches one tile's points, too few to tell a height, and seven
+    discs are too few to refit the lattice on. A height is one unknown: the discs tell
+    it against the windows' plane, and the tiles are read on their tops (read as flat,
+    their sectors fall on their walls and the cells read unknown)."""
+    from vision.render.compose import render, sample_still
+
+    shot = render(sample_still(7070021316, (1280, 720), tile_height=(0.05, 0.12)))
+    assert shot.truth.conditions["tile_height"] > 0.1
+    frame = cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    told = reader().read(frame)
+    assert told.fit is not None and told.fit.raised is not None
+    assert int(told.fit.raised.sum()) < default_config().tile_height_min_points
+    assert 0.05 <= told.fit.tile_height <= default_config().tile_height_max
+    flat = BoardReader(replace(default_config(), tile_height_max=0.0)).read(frame)
+    truth = Board.from_notation(shot.truth.board, GEO)
+
+    def right_and_wrong_placed(reading: BoardReading) -> tuple[int, int]:
+        placed = reading.board().placements
+        right = max(sum(p == turned(truth, k)[p.index] for p in placed) for k in range(3))
+        return right, len(placed) - right
+
+    told_right, told_wrong = right_and_wrong_placed(told)
+    assert told_wrong == 0
+    assert told_right > right_and_wrong_placed(flat)[0]
+
+
 @pytest.mark.parametrize(("shrink", "small"), [(1.0, False), (0.5, False), (1 / 6, True)])
 def test_a_lattice_too_small_to_be_the_board_is_told(shrink: float, small: bool) -> None:
     """A dark region is an outline only when it covers ``min_board_area_fraction`` of the
