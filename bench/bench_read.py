@@ -114,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     tile_stats: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     totals = defaultdict(int)
     corner_err: list[float] = []
+    heights: list[tuple[float, float, float]] = []  # raised tiles: (tilt, true, told height)
     for path in truths:
         truth = json.loads(path.read_text())
         frame = load_image(str(path.with_suffix(".jpg")))
@@ -144,6 +145,10 @@ def main(argv: list[str] | None = None) -> int:
         out = reading.to_json()
         ours = np.array(out["board"]["corners"])
         best = min(range(3), key=lambda k: np.abs(np.roll(true_c, -k, axis=0) - ours).sum())
+        true_height = truth.get("conditions", {}).get("tile_height") or 0.0
+        if true_height > 0 and reading.fit is not None:
+            tilt = float(truth.get("conditions", {}).get("tilt_deg", 0.0))
+            heights.append((tilt, float(true_height), float(reading.fit.tile_height)))
         corner_err.append(
             float(np.linalg.norm(np.roll(true_c, -best, axis=0) - ours, axis=1).max())
         )
@@ -258,6 +263,16 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"corner error px: median {statistics.median(corner_err):.1f}, "
             f"90% {np.percentile(corner_err, 90):.1f}"
+        )
+    if heights:
+        told = [(t, h, f) for t, h, f in heights if f > 0]
+        steep = [(t, h, f) for t, h, f in heights if t >= 30.0]
+        ratio = statistics.median(f / h for _, h, f in told) if told else float("nan")
+        print(
+            f"raised tiles' height told: {len(told) / len(heights):.0%} of {len(heights)}"
+            f" boards found, {sum(f > 0 for *_, f in steep) / max(len(steep), 1):.0%} of"
+            f" {len(steep)} at 30 degrees of tilt or more; told / true height, median"
+            f" {ratio:.2f}"
         )
     print(
         f"read time: median {statistics.median(times) * 1000:.0f} ms, "
