@@ -606,12 +606,18 @@ def truth_turn(reading: BoardReading, name: str) -> int:
     return max(range(3), key=lambda k: sum(p == truths[k][p.index] for p in placed))
 
 
+def covered_as_read(reading: BoardReading, name: str) -> set[int]:
+    """The cells the truth has under a hand, numbered as ``reading`` names them."""
+    covered = set(truth_of(name).get("covered", []))
+    for _ in range(truth_turn(reading, name)):
+        covered = {GEO.rotation[i] for i in covered}
+    return covered
+
+
 def reads_the_same(reading: BoardReading, clean: BoardReading, name: str) -> bool:
     """Whether ``reading`` gives ``clean``'s board, but that a cell the truth has under a
     hand may read unknown in either (the right answer too: a finger on its edge)."""
-    covered = set(truth_of(name).get("covered", []))
-    for _ in range(truth_turn(clean, name)):
-        covered = {GEO.rotation[i] for i in covered}
+    covered = covered_as_read(clean, name)
     for a, b in zip(reading.cells, clean.cells, strict=True):
         if a.index in covered and "unknown" in (a.state, b.state):
             continue
@@ -623,9 +629,7 @@ def reads_the_same(reading: BoardReading, clean: BoardReading, name: str) -> boo
 def same_tiles_in_view(reading: BoardReading, clean: BoardReading, name: str) -> bool:
     """Whether ``reading`` places the tiles ``clean`` does on the cells the truth has in
     view, at some turn of its lattice (:func:`reads_the_same` without the same apex)."""
-    covered = set(truth_of(name).get("covered", []))
-    for _ in range(truth_turn(clean, name)):
-        covered = {GEO.rotation[i] for i in covered}
+    covered = covered_as_read(clean, name)
 
     def in_view(board: Board) -> set[object]:
         return {p for p in board.placements if p.index not in covered}
@@ -634,10 +638,15 @@ def same_tiles_in_view(reading: BoardReading, clean: BoardReading, name: str) ->
 
 
 def right_and_wrong(reading: BoardReading, name: str) -> tuple[int, int]:
-    """Tiles read right and wrong against the truth, at the turn that fits best."""
-    truth = turned(truth_board(name), truth_turn(reading, name))
+    """Tiles read right and wrong against sample ``name``'s truth, at the turn that fits
+    best."""
+    return placed_right_and_wrong(reading, truth_board(name))
+
+
+def placed_right_and_wrong(reading: BoardReading, truth: Board) -> tuple[int, int]:
+    """Tiles read right and wrong against the ``truth`` board, at the turn that fits best."""
     placed = reading.board().placements
-    right = sum(p == truth[p.index] for p in placed)
+    right = max(sum(p == turned(truth, k)[p.index] for p in placed) for k in range(3))
     return right, len(placed) - right
 
 
@@ -1883,15 +1892,9 @@ def test_a_few_discs_tell_how_high_the_tiles_are_where_the_lattice_cannot() -> N
     assert 0.05 <= told.fit.tile_height <= default_config().tile_height_max
     flat = BoardReader(replace(default_config(), tile_height_max=0.0)).read(frame)
     truth = Board.from_notation(shot.truth.board, GEO)
-
-    def right_and_wrong_placed(reading: BoardReading) -> tuple[int, int]:
-        placed = reading.board().placements
-        right = max(sum(p == turned(truth, k)[p.index] for p in placed) for k in range(3))
-        return right, len(placed) - right
-
-    told_right, told_wrong = right_and_wrong_placed(told)
+    told_right, told_wrong = placed_right_and_wrong(told, truth)
     assert told_wrong == 0
-    assert told_right > right_and_wrong_placed(flat)[0]
+    assert told_right > placed_right_and_wrong(flat, truth)[0]
 
 
 @pytest.mark.parametrize(("shrink", "small"), [(1.0, False), (0.5, False), (1 / 6, True)])
