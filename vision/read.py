@@ -733,6 +733,47 @@ def hidden_ridges(
     return out
 
 
+def tile_shifts(
+    tiles: Sequence[int],
+    discs: Sequence[int],
+    offsets: FloatArray,
+    contrast: FloatArray,
+    cfg: ReaderConfig,
+    search: float,
+) -> FloatArray:
+    """Where each of ``tiles`` lies off its cell on the canvas, as the navy discs near it
+    tell: (T, 2) board units.
+
+    Each tile's disc sits on its cell's centroid, so a disc seen off it says the lattice
+    is off there (a lens's bend the fit leaves near a corner of the frame, a raised
+    tile's parallax). The tile's own disc and its neighbours' (``discs`` (K,) cells, seen
+    at ``offsets`` (K, 2) with ``contrast`` (K,)) tell it: the median of those clearly
+    seen (``disc_refit_min_contrast``) within the numeral's ``search`` (short of its edge,
+    ``disc_refit_edge``, past which a disc may lie further or be a spot of something
+    else), where ``ridge_shift_min_discs`` or more are; elsewhere none. A shift under
+    half the ridge's read half-width (``ridge_read_half_width``), which the read spans
+    already, is none too: the discs' own jitter would move the read by a pixel, no more.
+
+    >>> cfg = default_config()
+    >>> offsets = np.array([[0.05, 0.0], [0.04, 0.01], [0.0, 0.095]])  # cells 1, 2 and 5
+    >>> tile_shifts([1, 20], [1, 2, 5], offsets, np.full(3, 0.5), cfg, 0.1).round(3).tolist()
+    [[0.045, 0.005], [0.0, 0.0]]
+    """
+    seen = np.full((len(CENTROIDS), 2), np.nan)
+    clear = (contrast >= cfg.disc_refit_min_contrast) & (
+        np.linalg.norm(offsets, axis=1) < cfg.disc_refit_edge * search
+    )
+    seen[np.asarray(discs, dtype=np.int64)[clear]] = offsets[clear]
+    out = np.zeros((len(tiles), 2))
+    for t, i in enumerate(tiles):
+        near = seen[[i, *(int(j) for j in FACING[i, :, 0] if j >= 0)]]
+        near = near[~np.isnan(near[:, 0])]
+        if len(near) >= cfg.ridge_shift_min_discs:
+            out[t] = np.median(near, axis=0)
+    out[np.linalg.norm(out, axis=1) < cfg.ridge_read_half_width / 2] = 0.0
+    return out
+
+
 def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellReading]:
     """The readings with the unsure tiles beside a cell read as neither empty nor a tile
     made unknown.
@@ -1833,6 +1874,23 @@ class BoardReader:
         tiles = [c.index for c in readings if c.state == TILE]
         if details is not None and tiles:
             rows, cols = (a[tiles] for a in ridge_samples(ppu, cfg))  # (T, 3, A, P)
+            if "disc_offsets" in details:
+                # Each tile's ridges are read about where its disc and its neighbours'
+                # say it lies: a lattice a tenth of a cell off there (near a corner of
+                # the frame, where the lens bends it) reads the tile's sectors well
+                # inside them, but misses the narrow ridge beside it.
+                shifts = tile_shifts(
+                    tiles,
+                    details["candidates"],
+                    details["disc_offsets"],
+                    details["disc_contrast"],
+                    cfg,
+                    self.numerals.params.search_units,
+                )
+                moved = np.round(shifts * ppu).astype(np.int64)[:, :, None, None, None]
+                height, width = sampled.tiles_bgr.shape[:2]
+                cols = np.clip(cols + moved[:, 0], 0, width - 1)
+                rows = np.clip(rows + moved[:, 1], 0, height - 1)
             dark = darkness(
                 sampled.tiles_bgr[rows, cols].reshape(-1, 3), (rows.ravel(), cols.ravel())
             )

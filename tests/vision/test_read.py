@@ -1830,6 +1830,23 @@ def test_no_more_glare_is_taken_off_a_tile_than_its_darkest_sector_shows() -> No
     assert len(glared) <= 2, glared
 
 
+def test_a_tiles_ridges_are_read_where_its_neighbours_discs_say_it_lies() -> None:
+    """s9898/50: at 45 degrees, the board cut off at the frame's right edge (where the
+    lens bends it most): the lattice lies a tenth of a cell off there, beside the red
+    tile next to the joker, and the ridge between them falls outside where it was read.
+    The tile's colours, read well inside its sectors, were right, but it read unknown
+    ("an edge shows no ridge"). Its neighbours' discs tell where it lies."""
+    frame, truth = rendered(9898029744)
+    board = Board.from_notation(truth.board, GEO)
+    read = reader().read(frame)
+    unshifted = BoardReader(replace(default_config(), ridge_shift_min_discs=99)).read(frame)
+    right, wrong = placed_right_and_wrong(read, board)
+    assert wrong == 0
+    assert right > placed_right_and_wrong(unshifted, board)[0]
+    red_six = [c for c in read.cells if c.value == 6 and set(c.edges or ()) == {Colour.RED}]
+    assert len(red_six) == 1 and red_six[0].note == ""
+
+
 @pytest.mark.parametrize("seed", [569, 599])
 def test_raised_tiles_are_read_on_their_tops_and_the_board_on_its_plane(seed: int) -> None:
     """A tile is a slab: a camera tilted by 37 degrees sees its top 0.08 units above the

@@ -23,6 +23,7 @@ from vision.read import (
     beside_covered,
     hidden_ridges,
     tile_doubt,
+    tile_shifts,
 )
 from vision.rectify import BoardFit, Lens
 
@@ -396,6 +397,47 @@ def test_a_tile_whose_edge_shows_no_ridge_is_unknown(
         assert out[5] == cells[5]
     else:
         assert out[5].state == "unknown" and out[5].note == RIDGE_HIDDEN
+
+
+#: (name, discs as (cell, offset x, offset y, contrast), the shift of tile 7): tile 7's
+#: neighbours are cells 6, 8 and 3; a disc is clear from contrast 0.1, and at the edge
+#: of the numeral's search (0.1 units here) from 0.08 off.
+SHIFT_CASES = [
+    (
+        "its own disc and a neighbour's agree",
+        [(7, 0.06, 0.0, 0.4), (8, 0.05, 0.0, 0.4)],
+        (0.055, 0.0),
+    ),
+    (
+        "the median of three",
+        [(6, 0.0, 0.05, 0.4), (7, 0.0, 0.06, 0.4), (3, 0.0, -0.05, 0.4)],
+        (0.0, 0.05),
+    ),
+    ("one disc alone tells nothing", [(7, 0.06, 0.0, 0.4)], (0.0, 0.0)),
+    ("a faint disc does not count", [(7, 0.06, 0.0, 0.4), (8, 0.05, 0.0, 0.05)], (0.0, 0.0)),
+    (
+        "a disc at the search's edge does not count",
+        [(7, 0.06, 0.0, 0.4), (8, 0.085, 0.0, 0.4)],
+        (0.0, 0.0),
+    ),
+    ("a disc further away does not count", [(7, 0.06, 0.0, 0.4), (15, 0.05, 0.0, 0.4)], (0.0, 0.0)),
+    ("a pixel's jitter is no shift", [(7, 0.02, 0.0, 0.4), (8, 0.02, 0.01, 0.4)], (0.0, 0.0)),
+]
+
+
+@pytest.mark.parametrize(
+    ("discs", "shift"), [c[1:] for c in SHIFT_CASES], ids=[c[0] for c in SHIFT_CASES]
+)
+def test_a_tiles_ridges_are_read_where_the_discs_near_it_say_it_lies(
+    discs: list[tuple[int, float, float, float]], shift: tuple[float, float]
+) -> None:
+    cells = [d[0] for d in discs]
+    offsets = np.array([d[1:3] for d in discs])
+    contrast = np.array([d[3] for d in discs])
+    out = tile_shifts([7, 30], cells, offsets, contrast, CFG, 0.1)
+    assert out.shape == (2, 2)
+    assert np.allclose(out[0], shift)
+    assert np.allclose(out[1], 0.0)  # tile 30 has no disc near it
 
 
 def test_too_few_edges_between_tiles_do_not_tell_whether_ridges_show() -> None:
