@@ -127,6 +127,24 @@ def _incentre(a: FloatArray, b: FloatArray, c: FloatArray) -> FloatArray:
     return (la * a + lb * b + lc * c) / (la + lb + lc)  # type: ignore[no-any-return]
 
 
+def _inradius(a: FloatArray, b: FloatArray, c: FloatArray) -> float:
+    """The inradius of the triangle ``a``, ``b``, ``c`` (2,) each.
+
+    >>> _inradius(np.array([0.0, 0.0]), np.array([4.0, 0.0]), np.array([0.0, 3.0]))
+    1.0
+    """
+    la, lb, lc = (float(np.linalg.norm(p - q)) for p, q in ((b, c), (c, a), (a, b)))
+    d1, d2 = b - a, c - a
+    area = abs(float(d1[0] * d2[1] - d1[1] * d2[0])) / 2.0
+    return 2.0 * area / (la + lb + lc)
+
+
+#: How far (board units) a flank patch's centre (the incentre of a half sector: the
+#: centroid, an edge's end and its midpoint) lies from the half sector's sides, the
+#: sector's boundary and the tile's edge among them.
+HALF_SECTOR_INRADIUS: float = _inradius(CENTROIDS[0], EDGE_ENDS[0, 0, 0], EDGE_MIDPOINTS[0, 0])
+
+
 def _sides_outside(points: FloatArray, tri: FloatArray) -> NDArray[np.int64]:
     """How many of the triangle's sides each point lies outside of (0 inside)."""
     c = tri.mean(axis=0)
@@ -257,6 +275,22 @@ def cell_segments(
     new_starts = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
     offsets = np.repeat(starts[segs] - new_starts, lengths)
     return flat[np.arange(int(lengths.sum())) + offsets], new_starts
+
+
+def moved_segments(
+    flat: IntArray, starts: IntArray, per_cell: int, moves: IntArray, size: int
+) -> IntArray:
+    """The pixels ``flat`` (N,) of :func:`cell_segments`' cells (``per_cell`` segments
+    each, cut at ``starts``), each cell's moved by its ``moves`` (K,) in flat index
+    (rows times the width, plus columns), kept within an image of ``size`` pixels.
+
+    >>> flat, starts = np.array([10, 11, 12, 20, 21]), np.array([0, 2, 3, 4])
+    >>> moved_segments(flat, starts, 2, np.array([1, -5]), 100).tolist()
+    [11, 12, 13, 15, 16]
+    """
+    ends = np.r_[starts[::per_cell][1:], len(flat)]
+    lengths = ends - starts[::per_cell]
+    return np.clip(flat + np.repeat(moves, lengths), 0, size - 1)  # type: ignore[no-any-return]
 
 
 def sort_keys(keys: IntArray) -> IntArray:

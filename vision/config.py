@@ -177,7 +177,7 @@ class ReaderConfig:
     ridge_hidden_min: float  # an edge whose ridge is this bright against its sector: hidden
     ridge_min_sector: float  # ...judged only beside a sector this far from the plastic or more
     ridge_over_both_min: float  # a ridge this bright against both sides' sectors: hidden (any blur)
-    ridge_shift_min_discs: int  # a tile's ridges read where so many discs near it say it lies
+    tile_shift_min_discs: int  # a tile read where so many discs near it say it lies (or more)
     disc_max_navy: float  # a navy disc: no further from navy (a window shows the table)
     veil_min: float  # light reflected off a tile over its disc's navy, of the white, taken away
     colourless_max_spread: float  # tile candidates' colour spread in a photo with none

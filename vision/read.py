@@ -22,10 +22,12 @@ from engine import SPECTRANGLE36, Board, Colour, Placement
 from engine.colours import EDGE_ORDER
 from vision.cells import (
     EDGE_SIDES,
+    HALF_SECTOR_INRADIUS,
     IntArray,
     PackedZones,
     band_sides,
     cell_segments,
+    moved_segments,
     overhung,
     packed_zones,
     percentiles,
@@ -740,6 +742,9 @@ def tile_shifts(
     contrast: FloatArray,
     cfg: ReaderConfig,
     search: float,
+    *,
+    own: bool = False,
+    least: float | None = None,
 ) -> FloatArray:
     """Where each of ``tiles`` lies off its cell on the canvas, as the navy discs near it
     tell: (T, 2) board units.
@@ -750,9 +755,16 @@ def tile_shifts(
     at ``offsets`` (K, 2) with ``contrast`` (K,)) tell it: the median of those clearly
     seen (``disc_refit_min_contrast``) within the numeral's ``search`` (short of its edge,
     ``disc_refit_edge``, past which a disc may lie further or be a spot of something
-    else), where ``ridge_shift_min_discs`` or more are; elsewhere none. A shift under
-    half the ridge's read half-width (``ridge_read_half_width``), which the read spans
-    already, is none too: the discs' own jitter would move the read by a pixel, no more.
+    else), where ``tile_shift_min_discs`` or more are and all lie within half the
+    ridge's read half-width (``ridge_read_half_width``) of it; elsewhere none (a disc
+    found on a hand beside the tile, or a spot of a blurred numeral, points elsewhere
+    than the rest). A shift under that half-width, which the ridge's read spans
+    already, is none too: the discs' own jitter would move it by a pixel, no more.
+    ``own``: only where the tile's own disc is among those clearly seen (what is read
+    inside the tile moves with it: a wrong shift reads its colours wrong, where a
+    ridge read in the wrong place only makes it unknown). ``least``: the shortest shift
+    taken (by default that half-width): a read that absorbs less misfit (its patches'
+    margin to what lies beside them) follows the tile only past it.
 
     >>> cfg = default_config()
     >>> offsets = np.array([[0.05, 0.0], [0.04, 0.01], [0.0, 0.095]])  # cells 1, 2 and 5
@@ -764,13 +776,19 @@ def tile_shifts(
         np.linalg.norm(offsets, axis=1) < cfg.disc_refit_edge * search
     )
     seen[np.asarray(discs, dtype=np.int64)[clear]] = offsets[clear]
+    tolerance = cfg.ridge_read_half_width / 2
     out = np.zeros((len(tiles), 2))
     for t, i in enumerate(tiles):
         near = seen[[i, *(int(j) for j in FACING[i, :, 0] if j >= 0)]]
+        if own and np.isnan(near[0, 0]):
+            continue
         near = near[~np.isnan(near[:, 0])]
-        if len(near) >= cfg.ridge_shift_min_discs:
-            out[t] = np.median(near, axis=0)
-    out[np.linalg.norm(out, axis=1) < cfg.ridge_read_half_width / 2] = 0.0
+        if len(near) < cfg.tile_shift_min_discs:
+            continue
+        middle = np.median(near, axis=0)
+        if np.linalg.norm(near - middle, axis=1).max() <= tolerance:
+            out[t] = middle
+    out[np.linalg.norm(out, axis=1) < (tolerance if least is None else least)] = 0.0
     return out
 
 
@@ -1682,23 +1700,56 @@ class BoardReader:
             else:
                 states.append(UNKNOWN)
                 notes.append(COVERED)
+        numerals = (np.zeros(0), np.zeros(0))
         if candidates:
+            # The numerals are read first: where a tile's disc, and its neighbours', say
+            # it lies off its cell (the lattice a little off there, a raised tile's
+            # parallax where its height was not told) by more than its flank patches'
+            # margin, its sectors and their flanks are read where it lies (its disc is
+            # read where the numeral reader found it).
+            num_scores, num_contrast, num_offsets = self.numerals.scores(
+                tiles_bgr, candidates, ppu, cfg
+            )
+            numerals = (num_scores, num_contrast)
+            shifts = tile_shifts(
+                candidates,
+                candidates,
+                num_offsets,
+                num_contrast,
+                cfg,
+                self.numerals.params.search_units,
+                own=True,
+                least=HALF_SECTOR_INRADIUS - cfg.sector_radius,
+            )
+            step = np.round(shifts * ppu).astype(np.int64)
+            moves = step[:, 1] * tiles_bgr.shape[1] + step[:, 0]  # (K,) in flat index
+            cand_meds = sec_meds[candidates]
+            if moves.any():
+                sec_px, sec_starts = cell_segments(
+                    packed.sectors_flat, packed.sector_starts, 3, candidates
+                )
+                moved_px = moved_segments(sec_px, sec_starts, 3, moves, value.size)
+                cand_meds = segment_medians(pixels(tiles_bgr, moved_px), sec_starts).reshape(
+                    -1, 3, 3
+                )
             # Light reflected off the plastic there (glare) is reflected off the tile too:
             # take it away, as an offset, before the colours are judged.
             where = (sec_rows[candidates].ravel(), sec_cols[candidates].ravel())
             lit = bgr_to_linear_rgb(black_srgb * field(where)[:, None])  # (K * 3, 3)
             glare = np.maximum(lit - black, 0.0).reshape(-1, 3, 3)
-            seen_lin = bgr_to_linear_rgb(sec_meds[candidates])  # (K, 3, 3)
+            seen_lin = bgr_to_linear_rgb(cand_meds)  # (K, 3, 3)
             # Reflected light adds to every sector alike: no more than the tile's darkest
             # sector shows in its weakest channel (a hand over the band beside it lifts
             # the plastic's level there, but not the tile's colours).
             glare = np.minimum(glare, seen_lin.min(axis=(1, 2))[:, None, None])
             glares = glare.max(axis=(1, 2)).tolist()
             sector_lin = list(seen_lin - glare)
-            sector_srgb = sec_meds[candidates] / 255.0
+            sector_srgb = cand_meds / 255.0
             flank_px, flank_starts = cell_segments(
                 packed.flanks_flat, packed.flank_starts, 6, candidates
             )
+            if moves.any():
+                flank_px = moved_segments(flank_px, flank_starts, 6, moves, value.size)
             flank_meds = segment_medians(pixels(tiles_bgr, flank_px), flank_starts)
             flank_lin = bgr_to_linear_rgb(flank_meds.reshape(-1, 3, 2, 3)) - glare[:, :, None, :]
             disc_lin = [
@@ -1708,18 +1759,12 @@ class BoardReader:
         readings: list[CellReading] = [
             CellReading(i, s, note=n) for i, (s, n) in enumerate(zip(states, notes, strict=True))
         ]
-        numerals = (np.zeros(0), np.zeros(0))
         if details is not None:
             details["candidates"] = candidates
-        if candidates:
-            num_scores, num_contrast, num_offsets = self.numerals.scores(
-                tiles_bgr, candidates, ppu, cfg
-            )
-            numerals = (num_scores, num_contrast)
-            if details is not None:
-                details["disc_offsets"] = num_offsets
-                details["disc_contrast"] = num_contrast
-                details["canvas"] = (tiles_bgr, ppu)
+        if candidates and details is not None:
+            details["disc_offsets"] = num_offsets
+            details["disc_contrast"] = num_contrast
+            details["canvas"] = (tiles_bgr, ppu)
         return _Sampled(
             canvas_bgr,
             tiles_bgr,

@@ -1839,7 +1839,7 @@ def test_a_tiles_ridges_are_read_where_its_neighbours_discs_say_it_lies() -> Non
     frame, truth = rendered(9898029744)
     board = Board.from_notation(truth.board, GEO)
     read = reader().read(frame)
-    unshifted = BoardReader(replace(default_config(), ridge_shift_min_discs=99)).read(frame)
+    unshifted = BoardReader(replace(default_config(), tile_shift_min_discs=99)).read(frame)
     right, wrong = placed_right_and_wrong(read, board)
     assert wrong == 0
     assert right > placed_right_and_wrong(unshifted, board)[0]
@@ -1890,6 +1890,26 @@ def test_the_reader_tells_how_high_the_tiles_are(seed: int) -> None:
     assert same_board_up_to_turn(told.board(), Board.from_notation(shot.truth.board, GEO))
     flat = reader().read(flat_frame)
     assert flat.fit is not None and flat.fit.tile_height == 0.0
+
+
+def test_raised_tiles_whose_height_is_not_told_are_read_where_their_discs_say() -> None:
+    """t7070/116: tiles 0.11 units thick seen at 36 degrees, where no height is told:
+    their tops, and their discs, lie off their cells by up to a tenth of a cell. Read on
+    the cells, two tiles' sector flanks fell on their neighbours ("part of a sector shows
+    another colour"); read where their own disc and a neighbour's say they lie, every
+    tile reads right."""
+    from vision.render.compose import render, sample_still
+
+    shot = render(sample_still(7070021326, (1280, 720), tile_height=(0.05, 0.12)))
+    assert shot.truth.conditions["tile_height"] > 0.1
+    frame = cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    truth = Board.from_notation(shot.truth.board, GEO)
+    read = reader().read(frame)
+    assert read.fit is not None and read.fit.tile_height == 0.0
+    unshifted = BoardReader(replace(default_config(), tile_shift_min_discs=99)).read(frame)
+    right, wrong = placed_right_and_wrong(read, truth)
+    assert wrong == 0 and right == len(truth.placements)
+    assert placed_right_and_wrong(unshifted, truth)[0] < right
 
 
 def test_a_few_discs_tell_how_high_the_tiles_are_where_the_lattice_cannot() -> None:

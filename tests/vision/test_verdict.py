@@ -410,9 +410,10 @@ SHIFT_CASES = [
     ),
     (
         "the median of three",
-        [(6, 0.0, 0.05, 0.4), (7, 0.0, 0.06, 0.4), (3, 0.0, -0.05, 0.4)],
+        [(6, 0.0, 0.05, 0.4), (7, 0.0, 0.065, 0.4), (3, 0.0, 0.04, 0.4)],
         (0.0, 0.05),
     ),
+    ("discs that disagree tell nothing", [(7, 0.0, 0.06, 0.4), (3, 0.0, -0.05, 0.4)], (0.0, 0.0)),
     ("one disc alone tells nothing", [(7, 0.06, 0.0, 0.4)], (0.0, 0.0)),
     ("a faint disc does not count", [(7, 0.06, 0.0, 0.4), (8, 0.05, 0.0, 0.05)], (0.0, 0.0)),
     (
@@ -438,6 +439,32 @@ def test_a_tiles_ridges_are_read_where_the_discs_near_it_say_it_lies(
     assert out.shape == (2, 2)
     assert np.allclose(out[0], shift)
     assert np.allclose(out[1], 0.0)  # tile 30 has no disc near it
+
+
+@pytest.mark.parametrize(
+    ("discs", "moved"),
+    [
+        ([(7, 0.05, 0.0, 0.4), (8, 0.06, 0.0, 0.4)], True),
+        ([(6, 0.05, 0.0, 0.4), (8, 0.06, 0.0, 0.4)], False),  # its own disc unseen
+        ([(7, 0.05, 0.0, 0.05), (6, 0.05, 0.0, 0.4), (8, 0.06, 0.0, 0.4)], False),  # faint
+    ],
+)
+def test_a_tiles_colours_are_read_where_its_own_disc_says_it_lies(
+    discs: list[tuple[int, float, float, float]], moved: bool
+) -> None:
+    cells = [d[0] for d in discs]
+    offsets = np.array([d[1:3] for d in discs])
+    contrast = np.array([d[3] for d in discs])
+    out = tile_shifts([7], cells, offsets, contrast, CFG, 0.1, own=True)
+    assert bool(np.any(out[0])) == moved
+    assert np.any(tile_shifts([7], cells, offsets, contrast, CFG, 0.1)[0])  # ridges: any two
+
+
+def test_a_shift_the_read_absorbs_is_not_taken() -> None:
+    offsets, contrast = np.array([[0.05, 0.0], [0.06, 0.0]]), np.full(2, 0.4)
+    shift = tile_shifts([7], [7, 8], offsets, contrast, CFG, 0.1, own=True)
+    assert np.allclose(shift, [[0.055, 0.0]])
+    assert not tile_shifts([7], [7, 8], offsets, contrast, CFG, 0.1, own=True, least=0.06).any()
 
 
 def test_too_few_edges_between_tiles_do_not_tell_whether_ridges_show() -> None:
