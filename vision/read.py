@@ -771,25 +771,37 @@ def tile_shifts(
     >>> tile_shifts([1, 20], [1, 2, 5], offsets, np.full(3, 0.5), cfg, 0.1).round(3).tolist()
     [[0.045, 0.005], [0.0, 0.0]]
     """
-    seen = np.full((len(CENTROIDS), 2), np.nan)
+    seen = np.full((len(CENTROIDS) + 1, 2), np.nan)  # the last: no cell
     clear = (contrast >= cfg.disc_refit_min_contrast) & (
         np.linalg.norm(offsets, axis=1) < cfg.disc_refit_edge * search
     )
     seen[np.asarray(discs, dtype=np.int64)[clear]] = offsets[clear]
     tolerance = cfg.ridge_read_half_width / 2
     out = np.zeros((len(tiles), 2))
-    for t, i in enumerate(tiles):
-        near = seen[[i, *(int(j) for j in FACING[i, :, 0] if j >= 0)]]
-        if own and np.isnan(near[0, 0]):
-            continue
-        near = near[~np.isnan(near[:, 0])]
-        if len(near) < cfg.tile_shift_min_discs:
-            continue
-        middle = np.median(near, axis=0)
-        if np.linalg.norm(near - middle, axis=1).max() <= tolerance:
-            out[t] = middle
+    near = seen[_NEAR[np.asarray(tiles, dtype=np.int64)]]  # (T, 4, 2): itself, neighbours
+    count = (~np.isnan(near[..., 0])).sum(axis=1)
+    told = count >= cfg.tile_shift_min_discs
+    if own:
+        told &= ~np.isnan(near[:, 0, 0])
+    if not told.any():
+        return out
+    middle = np.nanmedian(near[told], axis=1)  # (T', 2)
+    spread = np.linalg.norm(near[told] - middle[:, None], axis=2)  # NaN where no disc
+    agree = np.where(np.isnan(spread), 0.0, spread).max(axis=1) <= tolerance
+    out[np.flatnonzero(told)[agree]] = middle[agree]
     out[np.linalg.norm(out, axis=1) < (tolerance if least is None else least)] = 0.0
     return out
+
+
+#: (36, 4) each cell and its neighbours across its edges (36, the row of NaN in
+#: :func:`tile_shifts`' table, where there is none).
+_NEAR: NDArray[np.int64] = np.concatenate(
+    [
+        np.arange(len(CENTROIDS))[:, None],
+        np.where(FACING[..., 0] >= 0, FACING[..., 0], len(CENTROIDS)),
+    ],
+    axis=1,
+)
 
 
 def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellReading]:
