@@ -785,7 +785,12 @@ def tile_shifts(
         told &= ~np.isnan(near[:, 0, 0])
     if not told.any():
         return out
-    middle = np.nanmedian(near[told], axis=1)  # (T', 2)
+    # the median of each tile's discs (NaN sorts last: the discs seen come first)
+    ordered = np.sort(near[told], axis=1)  # (T', 4, 2)
+    c = count[told][:, None, None]
+    low = np.take_along_axis(ordered, np.broadcast_to((c - 1) // 2, (len(c), 1, 2)), axis=1)
+    high = np.take_along_axis(ordered, np.broadcast_to(c // 2, (len(c), 1, 2)), axis=1)
+    middle = ((low + high) / 2)[:, 0]  # (T', 2)
     spread = np.linalg.norm(near[told] - middle[:, None], axis=2)  # NaN where no disc
     agree = np.where(np.isnan(spread), 0.0, spread).max(axis=1) <= tolerance
     out[np.flatnonzero(told)[agree]] = middle[agree]
