@@ -103,6 +103,10 @@ ELSEWHERE = "which is on another cell (covered?)"
 #: A pale patch read as the joker while the joker lies on another cell: a palm or a sleeve
 #: (white has no hue to tell it by), so a cell that covers (:func:`beside_covered`).
 JOKER_ELSEWHERE = f"looks like {next(t for t in set_tiles()[0] if t.is_joker)}, {ELSEWHERE}"
+#: The start of the note of a pale patch that looks like the joker, which no cell holds:
+#: the joker was refused here (:func:`joker_doubt`'s reason follows). It covers, as one
+#: that looks like the joker read elsewhere does.
+JOKER_REFUSED = f"looks like {next(t for t in set_tiles()[0] if t.is_joker)}, but "
 NUMERAL_DISAGREES = "numeral reads"
 #: A tile candidate's note in a photo with no colour at all (a greyscale or night-mode camera).
 COLOURLESS = "its colours cannot be read: no colour in the photo (a greyscale camera?)"
@@ -809,6 +813,16 @@ _NEAR: NDArray[np.int64] = np.concatenate(
 )
 
 
+def looks_elsewhere(note: str) -> bool:
+    """Whether a cell's ``note`` says it looks like a tile it was not named: one read
+    (better) on another cell, or the joker refused there.
+
+    >>> [looks_elsewhere(n) for n in (JOKER_ELSEWHERE, JOKER_REFUSED + "pale", COVERED)]
+    [True, True, False]
+    """
+    return note.endswith(ELSEWHERE) or note.startswith(JOKER_REFUSED)
+
+
 def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellReading]:
     """The readings with the unsure tiles beside a cell read as neither empty nor a tile
     made unknown.
@@ -829,9 +843,10 @@ def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellR
     covering = {
         c.index
         for c in readings
-        if c.state == UNKNOWN and c.note in (COVERED, NO_TILE, JOKER_ELSEWHERE)
+        if c.state == UNKNOWN
+        and (c.note in (COVERED, NO_TILE, JOKER_ELSEWHERE) or c.note.startswith(JOKER_REFUSED))
     }
-    doubled = {c.index for c in readings if c.state == UNKNOWN and c.note.endswith(ELSEWHERE)}
+    doubled = {c.index for c in readings if c.state == UNKNOWN and looks_elsewhere(c.note)}
     out = list(readings)
     for c in readings:
         if c.state != TILE:
@@ -1322,7 +1337,7 @@ class BoardReader:
             return True
         unknown, in_view = unclear_in_view(cells)
         n = max(in_view, 1)
-        elsewhere = sum(c.note.endswith(ELSEWHERE) for c in cells)
+        elsewhere = sum(looks_elsewhere(c.note) for c in cells)
         if fit.points >= cfg.trust_full_points:
             # Every cell of a board is a window or a tile: a lattice held by many points on
             # which nearly no cell in view reads as either, most of them looking like a
@@ -1911,6 +1926,12 @@ class BoardReader:
                 # One piece of plastic shows one colour: a flank patch of another colour is
                 # a fingertip or a held tile over part of the sector.
                 doubt = PART_OTHER
+            if doubt is not None and doubt.endswith(ELSEWHERE) and guess.alternatives:
+                alike = guess.alternatives[0][0]
+                if alike.is_joker and all(g.tile != alike for g in guesses):
+                    # No cell holds the joker: it was refused here, not read elsewhere.
+                    why = joker_doubt(guess.numeral, navy, lightness, cfg)
+                    doubt = doubt if why is None else JOKER_REFUSED + why
             if doubt is not None:
                 if sampled.clear_windows[i] and navy > cfg.disc_max_navy:
                     # No tile, and the light window of an empty cell shows clearly with no

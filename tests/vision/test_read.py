@@ -35,6 +35,8 @@ from vision.model import (
 )
 from vision.read import (
     COLOURLESS,
+    ELSEWHERE,
+    JOKER_REFUSED,
     PART_OTHER,
     BoardReader,
     BoardReading,
@@ -1910,6 +1912,20 @@ def test_raised_tiles_whose_height_is_not_told_are_read_where_their_discs_say() 
     right, wrong = placed_right_and_wrong(read, truth)
     assert wrong == 0 and right == len(truth.placements)
     assert placed_right_and_wrong(unshifted, truth)[0] < right
+
+
+def test_a_joker_refused_on_its_cell_is_not_said_to_lie_elsewhere() -> None:
+    """Harsh 9797/9: blur leaves the joker's numeral unread and its disc barely navy, so
+    the joker is refused on its cell (it reads unknown, safely). No other cell holds the
+    joker: its note says why it was refused, not "which is on another cell"."""
+    frame, truth = rendered(9797029400, harsh=True)
+    assert any(p.tile.is_joker for p in Board.from_notation(truth.board, GEO).placements)
+    read = reader().read(frame)
+    holds = {c.placement.tile for c in read.cells if c.placement is not None}
+    assert not any(t.is_joker for t in holds)
+    pale = [c for c in read.cells if c.note.startswith(JOKER_REFUSED)]
+    assert pale and all(c.state == "unknown" for c in pale)
+    assert not [c for c in read.cells if "WWW1" in c.note and c.note.endswith(ELSEWHERE)]
 
 
 def test_a_few_discs_tell_how_high_the_tiles_are_where_the_lattice_cannot() -> None:
