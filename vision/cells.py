@@ -127,22 +127,15 @@ def _incentre(a: FloatArray, b: FloatArray, c: FloatArray) -> FloatArray:
     return (la * a + lb * b + lc * c) / (la + lb + lc)  # type: ignore[no-any-return]
 
 
-def _inradius(a: FloatArray, b: FloatArray, c: FloatArray) -> float:
-    """The inradius of the triangle ``a``, ``b``, ``c`` (2,) each.
-
-    >>> _inradius(np.array([0.0, 0.0]), np.array([4.0, 0.0]), np.array([0.0, 3.0]))
-    1.0
-    """
-    la, lb, lc = (float(np.linalg.norm(p - q)) for p, q in ((b, c), (c, a), (a, b)))
-    d1, d2 = b - a, c - a
-    area = abs(float(d1[0] * d2[1] - d1[1] * d2[0])) / 2.0
-    return 2.0 * area / (la + lb + lc)
-
-
 #: How far (board units) a flank patch's centre (the incentre of a half sector: the
 #: centroid, an edge's end and its midpoint) lies from the half sector's sides, the
 #: sector's boundary and the tile's edge among them.
-HALF_SECTOR_INRADIUS: float = _inradius(CENTROIDS[0], EDGE_ENDS[0, 0, 0], EDGE_MIDPOINTS[0, 0])
+HALF_SECTOR_INRADIUS: float = float(
+    _edge_distance(
+        _incentre(CENTROIDS[0], EDGE_ENDS[0, 0, 0], EDGE_MIDPOINTS[0, 0])[None],
+        np.array([CENTROIDS[0], EDGE_ENDS[0, 0, 0], EDGE_MIDPOINTS[0, 0]]),
+    )[0]
+)
 
 
 def _sides_outside(points: FloatArray, tri: FloatArray) -> NDArray[np.int64]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from engine import SPECTRANGLE36, Board, Colour, Placement
+from engine import SPECTRANGLE36, Board, Colour, Placement, Tile
 from engine.colours import EDGE_ORDER
 from vision.cells import (
     EDGE_SIDES,
@@ -536,6 +536,7 @@ def tile_doubt(
     *,
     lightness: float,
     unread_joker: bool = False,
+    held: Collection[Tile] | None = None,
 ) -> str | None:
     """Why a tile candidate's reading is not to be trusted, or None when it is.
 
@@ -544,8 +545,9 @@ def tile_doubt(
     above the glare limit; ``lightness`` its sectors' mean L* against the white of the
     numerals there (100: as white); ``unread_joker`` whether a joker whose numeral does not
     read may be told by its disc and whiteness alone (for the guess that is read, not
-    for another judged beside it). An empty string: unknown, keeping the note "covered
-    or unclear".
+    for another judged beside it). ``held``: the tiles the cells were named (None: the
+    tile it looks like is held elsewhere). An empty string: unknown, keeping the note
+    "covered or unclear".
     """
     # What glare leaves of the colours (the plastic's reflection taken away; the tile may
     # be glossier) is trusted only where they alone make the tile plain, and its own
@@ -562,6 +564,11 @@ def tile_doubt(
         # (better) on another cell. One of the two is not what it looks like, most often
         # a hand or a sleeve here.
         alike = guess.alternatives[0][0] if guess.alternatives else None
+        if alike is not None and alike.is_joker and held is not None and alike not in held:
+            # No cell holds the joker: it was refused here, not read elsewhere.
+            why = joker_doubt(guess.numeral, navy, lightness, cfg, unread_joker=unread_joker)
+            if why is not None:
+                return JOKER_REFUSED + why
         return f"looks like {alike}, {ELSEWHERE}"
     sure = vouched(guess, cfg)
     doubt_limit = cfg.vouched_doubt_limit if sure else cfg.tile_doubt_limit
@@ -1901,12 +1908,22 @@ class BoardReader:
             details["worst"] = [g.worst_edge for g in guesses]
             details["disc"] = structure_ok
             details["veils"] = (veils * gains / (whites - black)).mean(axis=1)
+        held = {g.tile for g in guesses}
+        held_first = {g.tile for g in first_guesses}
         for k, (i, guess) in enumerate(zip(candidates, guesses, strict=True)):
             contrast, navy = structure_ok[k]
             glared = glares[k] > cfg.glare_limit * float(white.max())
             lightness = float(labs[k, :, 0].mean())
             doubt = tile_doubt(
-                guess, contrast, navy, weak[k], glared, cfg, lightness=lightness, unread_joker=True
+                guess,
+                contrast,
+                navy,
+                weak[k],
+                glared,
+                cfg,
+                lightness=lightness,
+                unread_joker=True,
+                held=held,
             )
             if doubt is None and seen_palette is not None and not vouched(guess, cfg):
                 # The photo's own palette names only tiles its numeral vouches for that
@@ -1921,17 +1938,12 @@ class BoardReader:
                     cfg,
                     lightness=lightness,
                     unread_joker=first.tile == guess.tile,
+                    held=held_first,
                 )
             if doubt is None and flank[k] > flank_limit:
                 # One piece of plastic shows one colour: a flank patch of another colour is
                 # a fingertip or a held tile over part of the sector.
                 doubt = PART_OTHER
-            if doubt is not None and doubt.endswith(ELSEWHERE) and guess.alternatives:
-                alike = guess.alternatives[0][0]
-                if alike.is_joker and all(g.tile != alike for g in guesses):
-                    # No cell holds the joker: it was refused here, not read elsewhere.
-                    why = joker_doubt(guess.numeral, navy, lightness, cfg)
-                    doubt = doubt if why is None else JOKER_REFUSED + why
             if doubt is not None:
                 if sampled.clear_windows[i] and navy > cfg.disc_max_navy:
                     # No tile, and the light window of an empty cell shows clearly with no

@@ -14,6 +14,7 @@ from vision.read import (
     COVERED,
     ELSEWHERE,
     GLARE,
+    JOKER_REFUSED,
     NO_TILE,
     OUTSIDE,
     RIDGE_HIDDEN,
@@ -154,6 +155,30 @@ def test_tile_doubt(
         assert note is None
     else:
         assert note is not None and note.startswith(expected), note
+
+
+def forced_from_the_joker(numeral: int | None) -> TileGuess:
+    """A white cell named BBB6 only because the joker it looks like was not given it."""
+    joker, bbb6 = Tile.from_notation("WWW1"), Tile.from_notation("BBB6")
+    b, w = Colour.BLUE, Colour.WHITE
+    return TileGuess(bbb6, (b, b, b), 31.0, 6.5, numeral, ((joker, (w, w, w), 6.5),), 40.0)
+
+
+@pytest.mark.parametrize(
+    ("held", "numeral", "navy", "expected"),
+    [
+        ("the joker on another cell", None, 23.0, f"looks like WWW1, {ELSEWHERE}"),
+        ("nobody", None, 23.0, JOKER_REFUSED + "white without the joker's numeral"),
+        ("nobody", 1, 60.0, JOKER_REFUSED + "pale, but not"),
+    ],
+)
+def test_a_cell_refused_the_joker_says_why_not_that_it_lies_elsewhere(
+    held: str, numeral: int | None, navy: float, expected: str
+) -> None:
+    tiles = {Tile.from_notation("WWW1")} if held.startswith("the joker") else set()
+    g = forced_from_the_joker(numeral)
+    note = tile_doubt(g, 0.6, navy, False, False, CFG, lightness=105.0, held=tiles)
+    assert note is not None and note.startswith(expected), note
 
 
 # (case, disc contrast, navy distance, sectors' mean lightness, expected start of the note)
