@@ -1437,12 +1437,14 @@ def test_the_likeliest_outline_by_the_lattice_is_the_board() -> None:
     assert scores[0] > 1.5 * scores[1:].max()
 
 
-def rendered(seed: int, harsh: bool = False) -> tuple[np.ndarray, Any]:
+def rendered(seed: int, harsh: bool = False, **force: Any) -> tuple[np.ndarray, Any]:
     """A still rendered from its seed (as ``spectrangle generate`` makes it, with
-    ``--harsh`` when ``harsh``): the frame (H, W, 3) uint8 BGR and its truth."""
+    ``--harsh`` when ``harsh``, and ``force`` as its options: ``tile_height=(lo, hi)``
+    for ``--tile-height``, ``table="checked"``): the frame (H, W, 3) uint8 BGR and its
+    truth."""
     from vision.render.compose import render, sample_still
 
-    r = render(sample_still(seed, (1280, 720), harsh))
+    r = render(sample_still(seed, (1280, 720), harsh, **force))
     return cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR), r.truth
 
 
@@ -1900,12 +1902,9 @@ def test_raised_tiles_whose_height_is_not_told_are_read_where_their_discs_say() 
     the cells, two tiles' sector flanks fell on their neighbours ("part of a sector shows
     another colour"); read where their own disc and a neighbour's say they lie, every
     tile reads right."""
-    from vision.render.compose import render, sample_still
-
-    shot = render(sample_still(7070021326, (1280, 720), tile_height=(0.05, 0.12)))
-    assert shot.truth.conditions["tile_height"] > 0.1
-    frame = cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR)
-    truth = Board.from_notation(shot.truth.board, GEO)
+    frame, rendered_truth = rendered(7070021326, tile_height=(0.05, 0.12))
+    assert rendered_truth.conditions["tile_height"] > 0.1
+    truth = Board.from_notation(rendered_truth.board, GEO)
     read = reader().read(frame)
     assert read.fit is not None and read.fit.tile_height == 0.0
     unshifted = BoardReader(replace(default_config(), tile_shift_min_discs=99)).read(frame)
@@ -1934,17 +1933,14 @@ def test_a_few_discs_tell_how_high_the_tiles_are_where_the_lattice_cannot() -> N
     discs are too few to refit the lattice on. A height is one unknown: the discs tell
     it against the windows' plane, and the tiles are read on their tops (read as flat,
     their sectors fall on their walls and the cells read unknown)."""
-    from vision.render.compose import render, sample_still
-
-    shot = render(sample_still(7070021316, (1280, 720), tile_height=(0.05, 0.12)))
-    assert shot.truth.conditions["tile_height"] > 0.1
-    frame = cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    frame, rendered_truth = rendered(7070021316, tile_height=(0.05, 0.12))
+    assert rendered_truth.conditions["tile_height"] > 0.1
     told = reader().read(frame)
     assert told.fit is not None and told.fit.raised is not None
     assert int(told.fit.raised.sum()) < default_config().tile_height_min_points
     assert 0.05 <= told.fit.tile_height <= default_config().tile_height_max
     flat = BoardReader(replace(default_config(), tile_height_max=0.0)).read(frame)
-    truth = Board.from_notation(shot.truth.board, GEO)
+    truth = Board.from_notation(rendered_truth.board, GEO)
     told_right, told_wrong = placed_right_and_wrong(told, truth)
     assert told_wrong == 0
     assert told_right > placed_right_and_wrong(flat, truth)[0]
@@ -1975,9 +1971,7 @@ def test_a_lattice_fitted_to_a_checked_tablecloth_is_no_board() -> None:
     """A lattice a sixth of the board's size, fitted to the squares of a black gingham
     beside a board cut off by the frame, is refused after the rescale's chances: the
     board is not reported there (it was, five cells off its place)."""
-    r = render(sample_still(3131009470, (1280, 720), table="checked"))  # c3131/77
-    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
-    truth = r.truth
+    frame, truth = rendered(3131009470, table="checked")  # c3131/77
     assert truth.conditions["table"] == "checked"
     reading = reader().read(frame)
     assert not reading.found or corner_error_cells(truth, reading) < 0.25
@@ -1988,7 +1982,6 @@ def test_a_lattice_held_by_a_checked_tablecloth_whose_cells_read_nothing_is_no_b
     beside the real board (c3232/51): not one of its cells reads as a window or a tile,
     most look like a tile seen elsewhere. Every cell of a board is a window or a tile:
     such a lattice is not reported, however many points hold it."""
-    r = render(sample_still(3232009747, (1280, 720), table="checked"))
-    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    frame, truth = rendered(3232009747, table="checked")
     reading = reader().read(frame)
-    assert not reading.found or corner_error_cells(r.truth, reading) < 0.25
+    assert not reading.found or corner_error_cells(truth, reading) < 0.25
