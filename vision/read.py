@@ -12,6 +12,7 @@ import logging
 import math
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import cv2
@@ -1914,32 +1915,21 @@ class BoardReader:
             contrast, navy = structure_ok[k]
             glared = glares[k] > cfg.glare_limit * float(white.max())
             lightness = float(labs[k, :, 0].mean())
-            doubt = tile_doubt(
-                guess,
-                contrast,
-                navy,
-                weak[k],
-                glared,
-                cfg,
+            doubt_of = partial(
+                tile_doubt,
+                contrast=contrast,
+                navy=navy,
+                weak=weak[k],
+                glared=glared,
+                cfg=cfg,
                 lightness=lightness,
-                unread_joker=True,
-                held=held,
             )
+            doubt = doubt_of(guess, unread_joker=True, held=held)
             if doubt is None and seen_palette is not None and not vouched(guess, cfg):
                 # The photo's own palette names only tiles its numeral vouches for that
                 # the printed palette would not name.
                 first = first_guesses[k]
-                doubt = tile_doubt(
-                    first,
-                    contrast,
-                    navy,
-                    weak[k],
-                    glared,
-                    cfg,
-                    lightness=lightness,
-                    unread_joker=first.tile == guess.tile,
-                    held=held_first,
-                )
+                doubt = doubt_of(first, unread_joker=first.tile == guess.tile, held=held_first)
             if doubt is None and flank[k] > flank_limit:
                 # One piece of plastic shows one colour: a flank patch of another colour is
                 # a fingertip or a held tile over part of the sector.
