@@ -1195,13 +1195,13 @@ class BoardReader:
         # must be held by the points a fit needs to be trusted on them alone.
         dark = dark_balanced(frame_bgr, self.config.locate_dark_quantile)
         last = self._read_located(frame_bgr, dark)
-        if last.found and last.fit is not None and last.fit.points >= self.config.trust_min_points:
+        if self._held(last):
             return last
         # A lamp's glare over the board lifts its black plastic to half the brightness of
         # the table beside it or more: its outline is looked for at a paler level too,
         # last (a pale level merges shadows and clutter with the board), held as above.
         hazy = self._read_located(frame_bgr, frame_bgr, levels=self.config.haze_levels)
-        if hazy.found and hazy.fit is not None and hazy.fit.points >= self.config.trust_min_points:
+        if self._held(hazy):
             return hazy
         # A camera that boosts the saturation (as much as the colours are read under:
         # their chroma scale down to the bottom of ``saturation_range``) lifts the
@@ -1211,12 +1211,28 @@ class BoardReader:
         vivid = self._read_located(
             frame_bgr, frame_bgr, chroma=cfg.dark_relative_chroma / cfg.saturation_range[0]
         )
-        if vivid.found and vivid.fit is not None and vivid.fit.points >= cfg.trust_min_points:
+        if self._held(vivid):
             return vivid
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")
         return first
+
+    def _held(self, reading: BoardReading) -> bool:
+        """Whether a reading found by a last search is held by ``trust_min_points``:
+        lattice points, or tiles named on it.
+
+        A tile named is a tile of the set whose colours (and numeral, where read) its
+        cell shows, no other cell showing it: a lattice fitted by accident (on a
+        tablecloth's pattern, a cell off) names few. A board under a glare that washes
+        out its ridges and discs may hold the lattice by few points, yet its tiles'
+        colours read.
+        """
+        if not reading.found or reading.fit is None:
+            return False
+        least = self.config.trust_min_points
+        named = sum(c.state == "tile" for c in reading.cells)
+        return reading.fit.points >= least or named >= least
 
     def _clearer(self, other: BoardReading, first: BoardReading, unclear: int) -> bool:
         """Whether ``other`` reads more of its cells than ``first`` (``unclear`` of whose

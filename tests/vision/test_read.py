@@ -1927,6 +1927,20 @@ def test_a_joker_refused_on_its_cell_is_not_said_to_lie_elsewhere() -> None:
     assert not [c for c in read.cells if "WWW1" in c.note and c.note.endswith(ELSEWHERE)]
 
 
+def test_a_washed_out_board_is_held_by_the_tiles_it_names() -> None:
+    """Harsh 9797/10: a board full of tiles, overexposed under a studio lamp on a white
+    table. Its plastic is lifted past the darkness levels, so only the paler haze level
+    outlines it; the washed-out ridges and discs hold its lattice by fewer points than a
+    last search needs. Its tiles' colours still read: the many tiles named hold it."""
+    frame, truth = rendered(9797029401, harsh=True)
+    cfg = default_config()
+    hazy = reader()._read_located(frame, frame, levels=cfg.haze_levels)
+    assert hazy.fit is not None and hazy.fit.points < cfg.trust_min_points
+    reading = read_on_the_board(frame, truth)
+    right, wrong = placed_right_and_wrong(reading, Board.from_notation(truth.board, GEO))
+    assert right >= cfg.trust_min_points and wrong == 0
+
+
 def test_a_few_discs_tell_how_high_the_tiles_are_where_the_lattice_cannot() -> None:
     """t7070/106: tiles 0.11 units thick seen at 47 degrees, few of them and hands over
     others: the lattice matches one tile's points, too few to tell a height, and seven

@@ -19,6 +19,7 @@ from vision.read import (
     OUTSIDE,
     RIDGE_HIDDEN,
     BoardReader,
+    BoardReading,
     CellReading,
     band_shift_gain,
     beside_covered,
@@ -375,6 +376,36 @@ def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted(
     fewest = reader.config.align_min_cells
     assert reader._untrusted(fit(fewest - 1), cells(0))
     assert not reader._untrusted(fit(fewest), cells(0))
+
+
+# (case, lattice points, tiles named, found, held): a board found by a last search is
+# held by trust_min_points (13) lattice points, or tiles named on it.
+HELD_CASES = [
+    ("many lattice points, no tiles", 20, 0, True, True),
+    ("just enough lattice points", 13, 0, True, True),
+    ("few points, few tiles", 12, 12, True, False),
+    ("few points, many tiles named (a washed-out board)", 12, 13, True, True),
+    ("the fewest points a fit has, many tiles", 6, 20, True, True),
+    ("not found", 0, 0, False, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("points", "tiles", "found", "held"),
+    [c[1:] for c in HELD_CASES],
+    ids=[c[0] for c in HELD_CASES],
+)
+def test_a_last_search_is_held_by_lattice_points_or_tiles_named(
+    points: int, tiles: int, found: bool, held: bool
+) -> None:
+    h = np.array([[60.0, 0.0, 400.0], [0.0, 60.0, 100.0], [0.0, 0.0, 1.0]])
+    fit = BoardFit.from_homography(h, 1.0, 0.02, points, Lens.none((720, 1280, 3)))
+    cells = tuple(
+        CellReading(i, "tile", (R, R, P), 5, 0.9) if i < tiles else CellReading(i, "unknown")
+        for i in range(36)
+    )
+    reading = BoardReading(True, cells, fit) if found else BoardReading(False, reason="none")
+    assert BoardReader()._held(reading) is held
 
 
 # Cells 0-8 (the top three rows) hold tiles, the rest are empty; cell 5's edges are
