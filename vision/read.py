@@ -1271,6 +1271,15 @@ class BoardReader:
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
         fit = self.rescaled(search_bgr, unmoved)
+        if (
+            fit is not unmoved
+            and fit.points <= unmoved.points
+            and same_place(fit, unmoved, self.config.same_place_cells)
+        ):
+            # Moved by cells and back, or fitted again where it was: the fit located
+            # there was held by as many lattice points or more (and told the tiles'
+            # height from them; a fit from a rescaled outline's corners may not).
+            fit = unmoved
         if self._too_small(fit, frame_bgr.shape):
             # An outline is looked for among dark regions of at least
             # min_board_area_fraction of the frame, and the board's plastic lies within

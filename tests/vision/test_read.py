@@ -1941,6 +1941,25 @@ def test_a_washed_out_board_is_held_by_the_tiles_it_names() -> None:
     assert right >= cfg.trust_min_points and wrong == 0
 
 
+def test_a_lattice_moved_away_and_back_keeps_the_fit_found_there() -> None:
+    """t9898/56: tiles 0.075 thick seen at 45 degrees on a dark green cloth. The band
+    check moves the located lattice by cells, and the rescaling brings it back where it
+    was, fitted again from a rescaled outline's corners: on fewer lattice points, too few
+    of them windows to tell the tiles' height. The discs, on the tiles' tops, then pulled
+    that lattice off as if they lay on the board, and six empty cells read unknown. The
+    fit located there, held by more points, is kept with the height it told."""
+    frame, truth = rendered(9898029750, tile_height=(0.05, 0.12))
+    assert truth.conditions["tile_height"] > 0.05
+    reading = read_on_the_board(frame, truth)
+    assert reading.fit is not None and reading.fit.tile_height > 0.0
+    board = Board.from_notation(truth.board, GEO)
+    right, wrong = placed_right_and_wrong(reading, board)
+    visible = [p for p in board.placements if p.index not in set(truth.covered)]
+    assert wrong == 0 and right == len(visible)
+    # (a hand covers three cells; the empty ones read unknown were none of them)
+    assert sum(c.state == "unknown" for c in reading.cells) <= len(truth.covered)
+
+
 def test_a_few_discs_tell_how_high_the_tiles_are_where_the_lattice_cannot() -> None:
     """t7070/106: tiles 0.11 units thick seen at 47 degrees, few of them and hands over
     others: the lattice matches one tile's points, too few to tell a height, and seven
