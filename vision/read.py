@@ -227,6 +227,36 @@ def same_place(a: BoardFit, b: BoardFit, tolerance: float) -> bool:
     return bool(min(gaps) <= tolerance * side)
 
 
+def kept_located(located: BoardFit, rescaled: BoardFit, cfg: ReaderConfig) -> BoardFit:
+    """The fit to read of the one ``located`` and what the band check and the rescaling
+    made of it (``rescaled``): the rescaled one, but where it lies on the same place
+    (within ``same_place_cells``) and the located one told the tiles' height where it did
+    not.
+
+    A lattice moved by cells and back is fitted again from a rescaled outline's corners:
+    the lattice points it matches may be too few windows to tell the tiles' height. Taken
+    for the board's points, the discs on the tiles' tops then pull it off.
+
+    >>> h = np.diag([60.0, 60.0, 1.0])
+    >>> told = BoardFit.from_homography(h, tile_height=0.07)
+    >>> again = BoardFit.from_homography(h)
+    >>> kept_located(told, again, default_config()) is told
+    True
+    >>> kept_located(told, again.moved(np.array([[1, 0, 1.0], [0, 1, 0], [0, 0, 1]])),
+    ...              default_config()) is told
+    False
+    """
+    prior = cfg.tile_height
+    if (
+        rescaled is not located
+        and located.tile_height != prior
+        and rescaled.tile_height == prior
+        and same_place(rescaled, located, cfg.same_place_cells)
+    ):
+        return located
+    return rescaled
+
+
 def unclear_in_view(cells: Sequence[CellReading]) -> tuple[int, int]:
     """How many cells in the frame read as neither empty nor a tile, and how many cells
     are in the frame. A tile whose colours a photo without colour hides but whose numeral
@@ -1270,16 +1300,7 @@ class BoardReader:
             unmoved = self.locate(search_bgr, refused or (), levels, chroma)
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
-        fit = self.rescaled(search_bgr, unmoved)
-        if (
-            fit is not unmoved
-            and fit.points <= unmoved.points
-            and same_place(fit, unmoved, self.config.same_place_cells)
-        ):
-            # Moved by cells and back, or fitted again where it was: the fit located
-            # there was held by as many lattice points or more (and told the tiles'
-            # height from them; a fit from a rescaled outline's corners may not).
-            fit = unmoved
+        fit = kept_located(unmoved, self.rescaled(search_bgr, unmoved), self.config)
         if self._too_small(fit, frame_bgr.shape):
             # An outline is looked for among dark regions of at least
             # min_board_area_fraction of the frame, and the board's plastic lies within

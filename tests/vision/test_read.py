@@ -1947,7 +1947,7 @@ def test_a_lattice_moved_away_and_back_keeps_the_fit_found_there() -> None:
     was, fitted again from a rescaled outline's corners: on fewer lattice points, too few
     of them windows to tell the tiles' height. The discs, on the tiles' tops, then pulled
     that lattice off as if they lay on the board, and six empty cells read unknown. The
-    fit located there, held by more points, is kept with the height it told."""
+    fit located there, which told the tiles' height, is kept."""
     frame, truth = rendered(9898029750, tile_height=(0.05, 0.12))
     assert truth.conditions["tile_height"] > 0.05
     reading = read_on_the_board(frame, truth)

@@ -24,6 +24,7 @@ from vision.read import (
     band_shift_gain,
     beside_covered,
     hidden_ridges,
+    kept_located,
     tile_doubt,
     tile_shifts,
 )
@@ -376,6 +377,36 @@ def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted(
     fewest = reader.config.align_min_cells
     assert reader._untrusted(fit(fewest - 1), cells(0))
     assert not reader._untrusted(fit(fewest), cells(0))
+
+
+# (case, the located fit's height, the rescaled one's, cells it moved, which is read): the
+# rescaled fit, but where it lies on the same place and only the located one told a height.
+KEPT_CASES = [
+    ("the same place, only the located told a height", 0.07, 0.0, 0.0, "located"),
+    ("the same place, a little off, only the located told", 0.07, 0.0, 0.3, "located"),
+    ("the same place, both told a height", 0.07, 0.05, 0.0, "rescaled"),
+    ("the same place, neither told a height", 0.0, 0.0, 0.0, "rescaled"),
+    ("the same place, only the rescaled told a height", 0.0, 0.07, 0.0, "rescaled"),
+    ("moved by a cell", 0.07, 0.0, 1.0, "rescaled"),
+]
+
+
+@pytest.mark.parametrize(
+    ("located_height", "rescaled_height", "moved", "kept"),
+    [c[1:] for c in KEPT_CASES],
+    ids=[c[0] for c in KEPT_CASES],
+)
+def test_a_lattice_brought_back_where_it_was_keeps_the_height_it_told(
+    located_height: float, rescaled_height: float, moved: float, kept: str
+) -> None:
+    h = np.array([[60.0, 0.0, 400.0], [0.0, 60.0, 100.0], [0.0, 0.0, 1.0]])
+    lens = Lens.none((720, 1280, 3))
+    located = BoardFit.from_homography(h, 1.0, 0.02, 20, lens, tile_height=located_height)
+    shift = np.array([[1.0, 0.0, moved], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    rescaled = BoardFit.from_homography(h @ shift, 1.0, 0.02, 20, lens, tile_height=rescaled_height)
+    out = kept_located(located, rescaled, CFG)
+    assert out is (located if kept == "located" else rescaled)
+    assert kept_located(located, located, CFG) is located
 
 
 # (case, lattice points, tiles named, found, held): a board found by a last search is
