@@ -34,7 +34,9 @@ from _stills import labelled_stills
 from engine import SPECTRANGLE36, Board
 from engine.colours import EDGE_ORDER
 from vision.config import ReaderConfig
+from vision.model import CENTROIDS
 from vision.read import COLOURLESS, BoardReader, load_image
+from vision.rectify import BoardFit, px_per_unit
 
 GEO = SPECTRANGLE36.geometry
 
@@ -56,6 +58,31 @@ def turn(cells: list[dict[str, Any]], times: int) -> list[dict[str, Any]]:
             out[target] = new
         cells = out
     return cells
+
+
+def lattice_error(fit: BoardFit, truth: dict[str, Any], times: int) -> float:
+    """How far (board units) the fit puts the cells' centroids from where the truth's
+    camera sees them on the board's plane (its lens included): the median over the cells
+    in the frame, the reading's cells turned ``times`` x 120 degrees onto the truth's. A
+    lattice a whole cell off is as far off as it is."""
+    cam = truth["camera"]
+    seen, _ = cv2.projectPoints(
+        np.c_[CENTROIDS, np.zeros(len(CENTROIDS))],
+        np.array(cam["rvec"], float),
+        np.array(cam["tvec"], float),
+        np.array(cam["K"], float),
+        np.array(cam["dist"], float),
+    )
+    seen = seen.reshape(-1, 2)
+    index = np.arange(len(CENTROIDS))
+    for _ in range(times):
+        index = np.array([GEO.rotation[i] for i in index])
+    ours = fit.to_image(CENTROIDS)
+    h, w = truth["conditions"]["size"][1], truth["conditions"]["size"][0]
+    inside = (seen[index, 0] >= 0) & (seen[index, 0] < w) & (seen[index, 1] >= 0)
+    inside &= seen[index, 1] < h
+    gaps = np.linalg.norm(ours - seen[index], axis=1) / px_per_unit(fit.homography)
+    return float(np.median(gaps[inside])) if inside.any() else float("nan")
 
 
 def bucket(cond: dict[str, Any], cell_px: float) -> dict[str, str]:
@@ -114,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     tile_stats: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     totals = defaultdict(int)
     corner_err: list[float] = []
+    lattice_err: list[float] = []  # per image: median over the cells in view (board units)
     heights: list[tuple[float, float, float]] = []  # raised tiles: (tilt, true, told height)
     for path in truths:
         truth = json.loads(path.read_text())
@@ -153,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
             float(np.linalg.norm(np.roll(true_c, -best, axis=0) - ours, axis=1).max())
         )
         totals["wrong boards"] += int(corner_err[-1] > 0.5 * cell_side)
+        if reading.fit is not None and "camera" in truth:
+            lattice_err.append(lattice_error(reading.fit, truth, best))
         if args.details and corner_err[-1] > 0.5 * cell_side:
             print(f"{path.name}: a corner {corner_err[-1] / cell_side:.2f} cells off")
         cells = turn(out["cells"], best)
@@ -263,6 +293,12 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"corner error px: median {statistics.median(corner_err):.1f}, "
             f"90% {np.percentile(corner_err, 90):.1f}"
+        )
+    lattice = [e for e in lattice_err if np.isfinite(e)]
+    if lattice:
+        print(
+            "lattice error (cell centroids against the truth's camera, units): median "
+            f"{statistics.median(lattice):.3f}, 90% {np.percentile(lattice, 90):.3f}"
         )
     if heights:
         told = [(t, h, f) for t, h, f in heights if f > 0]
