@@ -32,6 +32,17 @@ from vision.rectify import BoardFit, Lens
 
 CFG = default_config()
 GEO = SPECTRANGLE36.geometry
+
+
+def a_fit(points: int = 20, tile_height: float = 0.0, moved: float = 0.0) -> BoardFit:
+    """A fit of a board 60 px a unit across in a 1280 x 720 frame, held by ``points``
+    lattice points, telling ``tile_height``, moved ``moved`` units along the board's x."""
+    h = np.array([[60.0, 0.0, 400.0], [0.0, 60.0, 100.0], [0.0, 0.0, 1.0]])
+    shift = np.array([[1.0, 0.0, moved], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    lens = Lens.none((720, 1280, 3))
+    return BoardFit.from_homography(h @ shift, 1.0, 0.02, points, lens, tile_height=tile_height)
+
+
 R, P = Colour.RED, Colour.PURPLE
 
 
@@ -344,10 +355,7 @@ def test_an_unsure_tile_beside_a_covered_cell_is_unknown(
 def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted() -> None:
     """A wrong fit (a corner guessed from a cut-off outline) reads as mostly unknown."""
     reader = BoardReader()
-    h = np.array([[60.0, 0.0, 400.0], [0.0, 60.0, 100.0], [0.0, 0.0, 1.0]])
-
-    def fit(points: int) -> BoardFit:
-        return BoardFit.from_homography(h, 1.0, 0.02, points, Lens.none((720, 1280, 3)))
+    fit = a_fit
 
     def cells(unknown: int, outside: int = 0, elsewhere: int = 0) -> tuple[CellReading, ...]:
         out = [CellReading(i, "unknown", note=OUTSIDE) for i in range(outside)]
@@ -399,11 +407,8 @@ KEPT_CASES = [
 def test_a_lattice_brought_back_where_it_was_keeps_the_height_it_told(
     located_height: float, rescaled_height: float, moved: float, kept: str
 ) -> None:
-    h = np.array([[60.0, 0.0, 400.0], [0.0, 60.0, 100.0], [0.0, 0.0, 1.0]])
-    lens = Lens.none((720, 1280, 3))
-    located = BoardFit.from_homography(h, 1.0, 0.02, 20, lens, tile_height=located_height)
-    shift = np.array([[1.0, 0.0, moved], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-    rescaled = BoardFit.from_homography(h @ shift, 1.0, 0.02, 20, lens, tile_height=rescaled_height)
+    located = a_fit(tile_height=located_height)
+    rescaled = a_fit(tile_height=rescaled_height, moved=moved)
     out = kept_located(located, rescaled, CFG)
     assert out is (located if kept == "located" else rescaled)
     assert kept_located(located, located, CFG) is located
@@ -429,8 +434,7 @@ HELD_CASES = [
 def test_a_last_search_is_held_by_lattice_points_or_tiles_named(
     points: int, tiles: int, found: bool, held: bool
 ) -> None:
-    h = np.array([[60.0, 0.0, 400.0], [0.0, 60.0, 100.0], [0.0, 0.0, 1.0]])
-    fit = BoardFit.from_homography(h, 1.0, 0.02, points, Lens.none((720, 1280, 3)))
+    fit = a_fit(points)
     cells = tuple(
         CellReading(i, "tile", (R, R, P), 5, 0.9) if i < tiles else CellReading(i, "unknown")
         for i in range(36)
