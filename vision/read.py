@@ -1253,10 +1253,11 @@ class BoardReader:
         lattice points, or tiles named on it.
 
         A tile named is a tile of the set whose colours (and numeral, where read) its
-        cell shows, no other cell showing it: a lattice fitted by accident (on a
-        tablecloth's pattern, a cell off) names few. A board under a glare that washes
-        out its ridges and discs may hold the lattice by few points, yet its tiles'
-        colours read.
+        cell shows, no other cell showing it: a lattice fitted by accident on something
+        else's pattern (a tablecloth's squares, clutter) names few. A board overexposed
+        or under a glare that washes out its ridges and discs may hold the lattice by
+        few points, yet its tiles' colours read. (A lattice a cell off on the board is
+        the band check's to tell, as for any fit.)
         """
         if not reading.found or reading.fit is None:
             return False
