@@ -1222,7 +1222,8 @@ class BoardReader:
         # Nothing white in view to tell the light's colour (an empty board on a cloth
         # under a warm lamp): the darkest things, the plastic and shadows, tell it. This
         # last search has had the most chances to fit a lattice by accident: its fit
-        # must be held by the points a fit needs to be trusted on them alone.
+        # must be held by the points a fit needs to be trusted on them alone, or by as
+        # many tiles named on it (:meth:`_held`).
         dark = dark_balanced(frame_bgr, self.config.locate_dark_quantile)
         last = self._read_located(frame_bgr, dark)
         if self._held(last):
