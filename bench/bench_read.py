@@ -78,9 +78,7 @@ def lattice_error(fit: BoardFit, truth: dict[str, Any], times: int) -> float:
     for _ in range(times):
         index = np.array([GEO.rotation[i] for i in index])
     ours = fit.to_image(CENTROIDS)
-    h, w = truth["conditions"]["size"][1], truth["conditions"]["size"][0]
-    inside = (seen[index, 0] >= 0) & (seen[index, 0] < w) & (seen[index, 1] >= 0)
-    inside &= seen[index, 1] < h
+    inside = ((seen[index] >= 0) & (seen[index] < truth["conditions"]["size"])).all(axis=1)
     gaps = np.linalg.norm(ours - seen[index], axis=1) / px_per_unit(fit.homography)
     return float(np.median(gaps[inside])) if inside.any() else float("nan")
 

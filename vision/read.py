@@ -101,13 +101,15 @@ RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)
 PART_OTHER = "part of a sector shows another colour: something over it (a hand? a held tile?)"
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"
+#: The set's one joker.
+_JOKER = next(t for t in set_tiles()[0] if t.is_joker)
 #: A pale patch read as the joker while the joker lies on another cell: a palm or a sleeve
 #: (white has no hue to tell it by), so a cell that covers (:func:`beside_covered`).
-JOKER_ELSEWHERE = f"looks like {next(t for t in set_tiles()[0] if t.is_joker)}, {ELSEWHERE}"
+JOKER_ELSEWHERE = f"looks like {_JOKER}, {ELSEWHERE}"
 #: The start of the note of a pale patch that looks like the joker, which no cell holds:
 #: the joker was refused here (:func:`joker_doubt`'s reason follows). It covers, as one
 #: that looks like the joker read elsewhere does.
-JOKER_REFUSED = f"looks like {next(t for t in set_tiles()[0] if t.is_joker)}, but "
+JOKER_REFUSED = f"looks like {_JOKER}, but "
 NUMERAL_DISAGREES = "numeral reads"
 #: A tile candidate's note in a photo with no colour at all (a greyscale or night-mode camera).
 COLOURLESS = "its colours cannot be read: no colour in the photo (a greyscale camera?)"
