@@ -272,6 +272,35 @@ def unclear_in_view(cells: Sequence[CellReading]) -> tuple[int, int]:
     return sum(c.state == UNKNOWN and c.value is None for c in seen), len(seen)
 
 
+def worse_after_move(
+    moved: Sequence[CellReading], unmoved: Sequence[CellReading], cfg: ReaderConfig
+) -> bool:
+    """Whether the cells read clearly worse on a lattice the band check moved by a cell
+    than where it was: more of them unclear by over ``band_move_max_unclear``, and fewer
+    of them read clearly (as a tile or empty).
+
+    A move onto a dark table beside the board loses the cells of a row that read, and
+    those under a hand read unclear. A lattice moved onto the whole board from a cell
+    off may bring cells that were out of the frame into it, under a hand or a sheet of
+    paper over the board's edge: unclear, but no cell's reading is lost.
+
+    >>> cells = lambda tiles, unknown, outside: (
+    ...     [CellReading(i, TILE) for i in range(tiles)]
+    ...     + [CellReading(i, UNKNOWN, note=COVERED) for i in range(unknown)]
+    ...     + [CellReading(i, UNKNOWN, note=OUTSIDE) for i in range(outside)])
+    >>> cfg = default_config()
+    >>> worse_after_move(cells(10, 9, 17), cells(16, 3, 17), cfg)  # a row's tiles lost
+    True
+    >>> worse_after_move(cells(16, 9, 11), cells(16, 3, 17), cfg)  # more of it in view
+    False
+    """
+    after, _ = unclear_in_view(moved)
+    before, _ = unclear_in_view(unmoved)
+    clear_after = sum(c.state in (TILE, EMPTY) for c in moved)
+    clear_before = sum(c.state in (TILE, EMPTY) for c in unmoved)
+    return after > before + cfg.band_move_max_unclear and clear_after < clear_before
+
+
 def _scaled_chroma(lab: FloatArray, chroma: float) -> FloatArray:
     """Lab colours (..., 3) with their chroma (a*, b*) scaled by ``chroma``."""
     if chroma == 1.0:
@@ -1341,8 +1370,7 @@ class BoardReader:
             details_then: dict[str, Any] = {}
             sampled_then = self._sample_cells(frame_bgr, unmoved, details_then, bonus=told)
             then = self._name_tiles(sampled_then, details_then)
-            before, _ = unclear_in_view(then)
-            if before + self.config.band_move_max_unclear < unclear_in_view(named)[0]:
+            if worse_after_move(named, then, self.config):
                 log.debug("lattice move undone: the cells read worse after it")
                 fit, sampled, details, named = unmoved, sampled_then, details_then, then
         for _ in range(self.config.disc_refit_rounds):

@@ -1490,6 +1490,21 @@ def test_hands_over_the_band_on_a_dark_table_do_not_move_the_fit_a_cell() -> Non
         assert corner_error_cells(truth, reading) < 0.5
 
 
+def test_a_move_onto_the_whole_board_is_kept_though_it_brings_covered_cells_into_view() -> None:
+    """7070/18: a sheet of paper lies over one side of the board and a hand over another,
+    its apex out of the frame. The lattice was located a row off, towards the apex; the
+    band check moves it onto the board. The cells that move brings into view lie under
+    the paper and the hand (unclear), but none read before is lost: the move is kept. A
+    row off, the lattice named tiles on empty cells and tiles a row away (its corners
+    1.8 cells off; on the board, the apex out of the frame is a third of a cell off)."""
+    frame, truth = rendered(7070021228)
+    assert truth.conditions["hands"] == 1 and truth.conditions["over_band"]
+    reading = reader().read(frame)
+    assert reading.found and corner_error_cells(truth, reading) < 0.5
+    right, wrong = placed_right_and_wrong(reading, Board.from_notation(truth.board, GEO))
+    assert wrong == 0 and right >= 5
+
+
 @pytest.mark.parametrize("name", ["00", "02", "03", "05", "09"])
 def test_a_band_covered_all_round_still_gives_the_plastics_black(name: str) -> None:
     """The whole border band lies under something light (a printed band, paper): the
