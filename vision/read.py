@@ -1870,9 +1870,14 @@ class BoardReader:
                 flank_px = moved_segments(flank_px, flank_starts, 6, moves, value.size)
             flank_meds = segment_medians(pixels(tiles_bgr, flank_px), flank_starts)
             flank_lin = bgr_to_linear_rgb(flank_meds.reshape(-1, 3, 2, 3)) - glare[:, :, None, :]
+            # A cell whose window shows clearly (in the board's plane) has its disc looked
+            # for there too: on the plane of raised tiles' tops, the window is seen moved
+            # and its black frame falls on the disc's place, as dark as a navy disc.
             disc_lin = [
-                bgr_to_linear_rgb(tiles_bgr[cell_zones[i].disc]) - g.mean(axis=0)
+                bgr_to_linear_rgb((canvas_bgr if clear_windows[i] else tiles_bgr)[zone.disc])
+                - g.mean(axis=0)
                 for i, g in zip(candidates, glare, strict=True)
+                for zone in (cell_zones[i],)
             ]
         readings: list[CellReading] = [
             CellReading(i, s, note=n) for i, (s, n) in enumerate(zip(states, notes, strict=True))

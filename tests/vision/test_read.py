@@ -1975,6 +1975,22 @@ def test_a_lattice_moved_away_and_back_keeps_the_fit_found_there() -> None:
     assert sum(c.state == "unknown" for c in reading.cells) <= len(truth.covered)
 
 
+def test_a_clear_window_beside_raised_tiles_is_judged_in_the_boards_plane() -> None:
+    """t4242/139: tiles 0.10 thick seen at 42 degrees on a red table. An empty cell's
+    window shows the red table clearly in the board's plane; on the plane of the tiles'
+    tops, where a tile's disc is looked for, the window is seen moved and its black frame
+    lies on the disc's place, as dark as a navy disc: the cell read as no tile (unknown).
+    Its disc is looked for in the board's plane: no navy there, and the cell is empty."""
+    frame, truth = rendered(4242012865, tile_height=(0.05, 0.12))
+    assert truth.conditions["tile_height"] > 0.1 and truth.conditions["table"] == "plain_red"
+    reading = read_on_the_board(frame, truth)
+    assert reading.fit is not None and reading.fit.tile_height > 0.0
+    board = Board.from_notation(truth.board, GEO)
+    right, wrong = placed_right_and_wrong(reading, board)
+    assert wrong == 0 and right == len(board.placements)
+    assert [c.index for c in reading.cells if c.state == "unknown"] == []
+
+
 def test_a_few_discs_tell_how_high_the_tiles_are_where_the_lattice_cannot() -> None:
     """t7070/106: tiles 0.11 units thick seen at 47 degrees, few of them and hands over
     others: the lattice matches one tile's points, too few to tell a height, and seven
