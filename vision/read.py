@@ -1802,7 +1802,12 @@ class BoardReader:
             # read clearly says a tile is there, however dark its sectors: it is named if
             # its numeral vouches for the tile its colours name.
             coloured = bool((sec_levels[i] > cfg.dim_sector_distance).all())
-            if (coloured and fill > cfg.occupancy_max_empty_fill) or numeral_seen[i]:
+            # A tile stands on its cell's frame: in the board's plane too, its frame is
+            # no plastic. One that is, where no raised neighbour stands over it, is an
+            # empty cell's, however its window is hidden (a raised tile's walls over it)
+            # and whatever shows on the tiles' tops' plane.
+            covered = min(fill, float(fills[i]))
+            if (coloured and covered > cfg.occupancy_max_empty_fill) or numeral_seen[i]:
                 # A frame partly dark (a dark tile in shadow, or a hand's edge): a tile if
                 # its disc and numeral say so clearly, below.
                 strong = fill >= cfg.occupancy_min_fill and bool(

@@ -1991,6 +1991,23 @@ def test_a_clear_window_beside_raised_tiles_is_judged_in_the_boards_plane() -> N
     assert [c.index for c in reading.cells if c.state == "unknown"] == []
 
 
+def test_a_frame_of_plastic_in_the_boards_plane_is_an_empty_cell_under_a_raised_neighbour() -> None:
+    """t9898/100: tiles 0.12 thick seen at 48 degrees on a green cloth. A raised tile's
+    wall stands over the window of the empty cell beside it, which then shows no
+    window's shape, and on the plane of the tiles' tops its frame looks a third covered:
+    it was taken for a tile and read unknown. In the board's plane its frame is plastic
+    all round, which no tile's is (a tile stands on its frame): the cell is empty."""
+    frame, truth = rendered(9898029794, tile_height=(0.05, 0.12))
+    assert truth.conditions["tile_height"] > 0.1
+    reading = read_on_the_board(frame, truth)
+    assert reading.fit is not None and reading.fit.tile_height > 0.0
+    board = Board.from_notation(truth.board, GEO)
+    right, wrong = placed_right_and_wrong(reading, board)
+    visible = [p for p in board.placements if p.index not in set(truth.covered)]
+    assert wrong == 0 and right >= len(visible)
+    assert [c.index for c in reading.cells if c.state == "unknown"] == []
+
+
 def test_a_few_discs_tell_how_high_the_tiles_are_where_the_lattice_cannot() -> None:
     """t7070/106: tiles 0.11 units thick seen at 47 degrees, few of them and hands over
     others: the lattice matches one tile's points, too few to tell a height, and seven
