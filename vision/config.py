@@ -150,8 +150,8 @@ class ReaderConfig:
     band_bright_level: float  # a side of the band below it is evidence of plastic
     band_covered_level: float  # a side above it is not plastic, however bright
     band_shift_margin: float
-    band_move_max_unclear: int  # a move by a cell may make so many more cells unclear (or any
-    # number, where it reads no fewer clearly)
+    band_move_max_unclear: int  # a move by a cell may make so many more cells unclear
+    # (any more, where no fewer cells read clearly)
     sector_distance: float
     sector_radius: float
     colour_reject_distance: float

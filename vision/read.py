@@ -1806,8 +1806,8 @@ class BoardReader:
             # no plastic. One that is, where no raised neighbour stands over it, is an
             # empty cell's, however its window is hidden (a raised tile's walls over it)
             # and whatever shows on the tiles' tops' plane.
-            covered = min(fill, float(fills[i]))
-            if (coloured and covered > cfg.occupancy_max_empty_fill) or numeral_seen[i]:
+            both_planes = min(fill, float(fills[i]))
+            if (coloured and both_planes > cfg.occupancy_max_empty_fill) or numeral_seen[i]:
                 # A frame partly dark (a dark tile in shadow, or a hand's edge): a tile if
                 # its disc and numeral say so clearly, below.
                 strong = fill >= cfg.occupancy_min_fill and bool(
@@ -1876,13 +1876,14 @@ class BoardReader:
             flank_meds = segment_medians(pixels(tiles_bgr, flank_px), flank_starts)
             flank_lin = bgr_to_linear_rgb(flank_meds.reshape(-1, 3, 2, 3)) - glare[:, :, None, :]
             # A cell whose window shows clearly (in the board's plane) has its disc looked
-            # for there too: on the plane of raised tiles' tops, the window is seen moved
-            # and its black frame falls on the disc's place, as dark as a navy disc.
+            # for there: on the plane of raised tiles' tops, the window is seen moved and
+            # its black frame falls on the disc's place, as dark as a navy disc.
             disc_lin = [
-                bgr_to_linear_rgb((canvas_bgr if clear_windows[i] else tiles_bgr)[zone.disc])
+                bgr_to_linear_rgb(
+                    (canvas_bgr if clear_windows[i] else tiles_bgr)[cell_zones[i].disc]
+                )
                 - g.mean(axis=0)
                 for i, g in zip(candidates, glare, strict=True)
-                for zone in (cell_zones[i],)
             ]
         readings: list[CellReading] = [
             CellReading(i, s, note=n) for i, (s, n) in enumerate(zip(states, notes, strict=True))
