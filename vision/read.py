@@ -1294,7 +1294,7 @@ class BoardReader:
         if not reading.found or reading.fit is None:
             return False
         least = self.config.trust_min_points
-        named = sum(c.state == "tile" for c in reading.cells)
+        named = sum(c.state == TILE for c in reading.cells)
         return reading.fit.points >= least or named >= least
 
     def _clearer(self, other: BoardReading, first: BoardReading, unclear: int) -> bool:

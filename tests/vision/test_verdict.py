@@ -355,7 +355,6 @@ def test_an_unsure_tile_beside_a_covered_cell_is_unknown(
 def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted() -> None:
     """A wrong fit (a corner guessed from a cut-off outline) reads as mostly unknown."""
     reader = BoardReader()
-    fit = a_fit
 
     def cells(unknown: int, outside: int = 0, elsewhere: int = 0) -> tuple[CellReading, ...]:
         out = [CellReading(i, "unknown", note=OUTSIDE) for i in range(outside)]
@@ -367,24 +366,24 @@ def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted(
         out += [CellReading(i, "empty") for i in range(len(out), 36)]
         return tuple(out)
 
-    assert reader._untrusted(fit(10), cells(30))
-    assert reader._untrusted(fit(10), cells(16))  # 16 of 36: not held, not readable
-    assert not reader._untrusted(fit(30), cells(30))  # many points: a hand over the board
-    assert not reader._untrusted(fit(10), cells(5))  # few points, but the cells read
+    assert reader._untrusted(a_fit(10), cells(30))
+    assert reader._untrusted(a_fit(10), cells(16))  # 16 of 36: not held, not readable
+    assert not reader._untrusted(a_fit(30), cells(30))  # many points: a hand over the board
+    assert not reader._untrusted(a_fit(10), cells(5))  # few points, but the cells read
     # Cells outside the frame do not count: 10 of the 16 in view are unknown.
-    assert reader._untrusted(fit(10), cells(10, outside=20))
-    assert not reader._untrusted(fit(10), cells(5, outside=20))
+    assert reader._untrusted(a_fit(10), cells(10, outside=20))
+    assert not reader._untrusted(a_fit(10), cells(5, outside=20))
     # More points: only when nearly nothing reads, a tile seen elsewhere counting twice
     # (a lattice at half the board's scale names each tile on several of its cells).
-    assert not reader._untrusted(fit(18), cells(20))  # two hands over the board
-    assert reader._untrusted(fit(18), cells(32))
-    assert reader._untrusted(fit(18), cells(20, elsewhere=10))
-    assert not reader._untrusted(fit(18), cells(20, elsewhere=2))
-    assert not reader._untrusted(fit(26), cells(20, elsewhere=10))
+    assert not reader._untrusted(a_fit(18), cells(20))  # two hands over the board
+    assert reader._untrusted(a_fit(18), cells(32))
+    assert reader._untrusted(a_fit(18), cells(20, elsewhere=10))
+    assert not reader._untrusted(a_fit(18), cells(20, elsewhere=2))
+    assert not reader._untrusted(a_fit(26), cells(20, elsewhere=10))
     # Five points fit some lattice almost exactly wherever it lies: never trusted.
     fewest = reader.config.align_min_cells
-    assert reader._untrusted(fit(fewest - 1), cells(0))
-    assert not reader._untrusted(fit(fewest), cells(0))
+    assert reader._untrusted(a_fit(fewest - 1), cells(0))
+    assert not reader._untrusted(a_fit(fewest), cells(0))
 
 
 # (case, the located fit's height, the rescaled one's, cells it moved, which is read): the
