@@ -454,6 +454,12 @@ RIDGE_CASES = [
     # A dim purple sector barely off the plastic: a ridge blurred with it reads as it does.
     ("beside a sector barely off it", 0.2, (0.2, 0.17, 0.2), (0.8, 0.18, 0.8), False, True),
     ("beside a sector clearly off it", 0.2, (0.2, 0.29, 0.2), (0.8, 0.3, 0.8), False, False),
+    # A dark sector (a dim green or blue): a ridge a hundredth below it reads within the
+    # photo's noise of it (hidden only above it by more than the noise)...
+    ("a dark sector, a ridge within noise", 0.2, (0.2, 0.205, 0.2), (0.8, 0.22, 0.8), False, True),
+    ("a dark sector, a ridge above noise", 0.2, (0.2, 0.25, 0.2), (0.8, 0.22, 0.8), False, False),
+    # ... while beside a bright sector the same share is far above it.
+    ("a bright sector, the same share", 0.2, (0.2, 0.745, 0.2), (0.8, 0.8, 0.8), False, False),
     ("a bright edge on a full board", 0.2, (0.8, 0.2, 0.2), (0.8, 0.8, 0.8), True, False),
     # Blur mixes a ridge with the sectors on its two sides (the cells around: 0.8), never
     # lifting it above both.
