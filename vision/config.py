@@ -176,7 +176,7 @@ class ReaderConfig:
     ridge_seen_max: float  # the photo shows its ridges: median ridge over sector below this
     ridge_seen_min_edges: int  # ... on at least so many edges between two tiles
     ridge_hidden_min: float  # an edge whose ridge is this bright against its sector: hidden
-    ridge_noise: float  # ... and brighter than that by this (of black-to-white): noise, JPEG
+    ridge_noise: float  # ... plus this of black-to-white: ~4 8-bit levels, sensor noise + JPEG
     ridge_min_sector: float  # ...judged only beside a sector this far from the plastic or more
     ridge_over_both_min: float  # a ridge this bright against both sides' sectors: hidden (any blur)
     tile_shift_min_discs: int  # a tile read where so many discs near it say it lies (or more)

@@ -746,18 +746,17 @@ def hidden_ridges(
 
     A tile fills its cell; a thin ridge of the board's black plastic runs between two
     cells, and an empty cell's frame or the border band is as dark beyond it. An edge as
-    bright as the tile's own sector beside it (``ridge_hidden_min`` of it, and more than
-    the photo's noise, ``ridge_noise`` of black-to-white, above that: beside a dark
-    sector a ridge blurred with it reads within noise of it) has something over it:
-    fingers, or a tile held above the board, whose colours are then read. Only in a
-    photo whose ridges show (their median between two tiles at most ``ridge_seen_max``
-    of the sectors, on ``ridge_seen_min_edges`` at least): blur may wash them all out.
-    In any photo, an edge brighter than the sectors on both its sides
-    (``ridge_over_both_min`` of the brighter: above it by more than sensor noise and
-    JPEG ringing add) has something over it: blur mixes a ridge with what lies on its
-    two sides and never lifts it above both (fingertips over one sector of a small,
-    blurred board). The first test is made only beside sectors ``ridge_min_sector`` or
-    more from the plastic: a ridge can hardly show against a sector about as dark.
+    bright as the tile's own sector beside it (``ridge_hidden_min`` of it, plus the
+    photo's noise ``ridge_noise``) has something over it: fingers, or a tile held above
+    the board, whose colours are then read. Only in a photo whose ridges show (their
+    median between two tiles at most ``ridge_seen_max`` of the sectors, on
+    ``ridge_seen_min_edges`` at least): blur may wash them all out. In any photo, an
+    edge brighter than the sectors on both its sides (``ridge_over_both_min`` of the
+    brighter: above it by more than sensor noise and JPEG ringing add) has something
+    over it: blur mixes a ridge with what lies on its two sides and never lifts it above
+    both (fingertips over one sector of a small, blurred board). The first test is made
+    only beside sectors ``ridge_min_sector`` or more from the plastic: a ridge can
+    hardly show against a sector about as dark.
 
     ``ridges`` and ``sectors`` (36, 3) in EDGE_ORDER: how far each edge's ridge and the
     sector beside it are from the plastic's black (0: plastic; an empty cell's
@@ -800,7 +799,9 @@ def hidden_ridges(
         # Beside a sector about as dark as the plastic, no ridge can show; beside one
         # barely off it (a purple or blue sector in dim light), the ridge, blurred with
         # it, reads within noise of it: a share near 1 there says nothing. The share is
-        # judged where the sector stands clearly off the plastic (``ridge_min_sector``).
+        # judged where the sector stands clearly off the plastic (``ridge_min_sector``),
+        # and must clear ``ridge_hidden_min`` by more than the photo's noise: beside a
+        # dark sector that share is a hundredth of black-to-white, within the noise.
         judged = (sectors >= cfg.ridge_min_sector) & on_plastic
         hidden |= judged & (ridges >= cfg.ridge_hidden_min * sectors + cfg.ridge_noise)
     out = list(readings)
