@@ -15,6 +15,7 @@ from engine import SPECTRANGLE36, Board, Colour, Edge, Placement, check_placemen
 from vision.render import generate
 from vision.render.camera import Camera, canvas_for, undistort_pixels
 from vision.render.compose import SceneSpec, render, sample_still
+from vision.render.palette import TILE_BGR, print_variation
 from vision.render.photometric import Photometric
 from vision.render.scene import LightDir, playing_corners
 from vision.render.sequence import find_game, random_position
@@ -126,6 +127,46 @@ def test_tile_sectors_show_their_colour_and_windows_the_table() -> None:
         tuple(np.array(cell.vertices[0]) * 0.8 + np.array(cell.centroid) * 0.2),
     )
     assert rim.mean() < 80
+
+
+def test_another_print_changes_the_tiles_colours_and_nothing_else() -> None:
+    """``print_variation`` draws the tiles in another print run's colours (the same scene
+    otherwise): each sector shows the varied colour, the table and board do not change."""
+    board = Board.empty(GEO)
+    for text in ("6:RRR6", "5:BBR5", "12:YYB5", "7:PPP6", "20:GGG6"):
+        board = board.place(Placement.from_notation(text))
+    base = sample_still(21, (960, 540), cut=False, hands=0, over_band=False)
+    spec = _neutral(replace(base, board=board, loose=(), rings=()), "plain_light")
+    usual, other = (render(replace(spec, print_variation=a)) for a in (0.0, 1.0))
+    assert "print_variation" not in usual.truth.conditions
+    assert other.truth.conditions["print_variation"] == 1.0
+    assert other.truth.board == usual.truth.board
+    varied, _ = print_variation(spec.seed, 1.0)
+    moved = []
+    for p in board.placements:
+        cell = GEO[p.index]
+        c = np.array(cell.centroid)
+        mid = np.array(cell.edge_midpoint(Edge.BASE))
+        at = tuple(c + (mid - c) * 0.55)
+        was, now = (_hue_of(r.frame_bgr, r.truth, at) for r in (usual, other))
+        colour = p.colour(Edge.BASE)
+        # the sector's colour moved the way the print's did (within 45 degrees in BGR)
+        want = 255.0 * (np.array(dict(varied)[colour]) - np.array(TILE_BGR[colour]))
+        seen = now - was
+        if np.linalg.norm(want) > 10.0:
+            cos = float(seen @ want) / (np.linalg.norm(seen) * np.linalg.norm(want) + 1e-9)
+            assert cos > 0.7, (p, was, now, want)
+        moved.append(float(np.abs(seen).max()))
+    assert max(moved) > 8.0
+    # an empty cell's window (the table) and the board's plastic are as they were
+    for point in (GEO[0].centroid, tuple(np.array(GEO[0].vertices[0]) * 0.8 + 0.2 * c)):
+        assert (
+            np.abs(
+                _hue_of(other.frame_bgr, other.truth, point)
+                - _hue_of(usual.frame_bgr, usual.truth, point)
+            ).max()
+            <= 2.0
+        )
 
 
 def test_red_table_shows_red_through_windows() -> None:
@@ -251,6 +292,15 @@ def test_generate_forces_the_conditions_asked_for(tmp_path: Path) -> None:
     assert _run([str(tmp_path / "cut"), "--stills", "2", "--size", "320x180", "--cut"]) == 0
     for path in sorted((tmp_path / "cut" / "stills").glob("*.jpg")):
         assert load_truth(path).conditions["cut_off"] is not None
+
+
+def test_generate_prints_the_tiles_in_other_colours_when_asked_for(tmp_path: Path) -> None:
+    args = ["--stills", "1", "--size", "320x180", "--seed", "6", "--tiles", "8"]
+    assert _run([str(tmp_path / "bad"), *args, "--print-variation", "1.5"]) == 2
+    assert not (tmp_path / "bad" / "stills").exists()
+    assert _run([str(tmp_path), *args, "--print-variation", "0.5"]) == 0
+    (path,) = sorted((tmp_path / "stills").glob("*.jpg"))
+    assert load_truth(path).conditions["print_variation"] == 0.5
 
 
 def test_a_checked_tablecloth_shows_white_and_dark_squares_when_asked_for() -> None:

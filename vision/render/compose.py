@@ -8,6 +8,7 @@ lens distortion -> light, colour cast, exposure, glare -> blur, noise -> JPEG.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from engine import SPECTRANGLE36, Board, Edge, Placement
 from vision.render.camera import Camera, canvas_for, distort, place_camera
+from vision.render.palette import print_variation
 from vision.render.photometric import (
     LIGHTS,
     Photometric,
@@ -85,6 +87,10 @@ class SceneSpec:
     #: is a slab of plastic, which a tilted camera sees shifted off its cell, and its
     #: walls on the side facing the camera. 0 draws the tiles flat on the board.
     tile_height: float = 0.0
+    #: How far the tiles' print differs from the usual colours (0..1, drawn per still from
+    #: ``seed``: :func:`vision.render.palette.print_variation`): another print run, or a
+    #: camera that renders colours its own way. 0 prints the usual colours.
+    print_variation: float = 0.0
 
     def conditions(self) -> dict[str, Any]:
         cam = self.camera
@@ -104,6 +110,8 @@ class SceneSpec:
         )
         if self.tile_height > 0:
             out["tile_height"] = round(self.tile_height, 4)
+        if self.print_variation > 0:
+            out["print_variation"] = round(self.print_variation, 3)
         out.update(self.photo.conditions())
         return out
 
@@ -143,8 +151,9 @@ def render(spec: SceneSpec) -> Render:
     centre = board_centre()
     ppu_img = _px_per_unit(hc, centre)
     image = render_table(spec.table, canvas.width, canvas.height, ppu_img)
+    printed = _printed(spec)
     for lt in spec.loose:
-        look = replace(lt.look, tint=tile_tint(spec.tint_seed, lt.look))
+        look = printed(replace(lt.look, tint=tile_tint(spec.tint_seed, lt.look)))
         tile_on_plane(
             image,
             look,
@@ -155,7 +164,10 @@ def render(spec: SceneSpec) -> Render:
             shadow_lift=0.08,
             shadow_strength=0.5 * spec.shadow_strength,
         )
-    looks = {p.index: TileLook.of(p, tile_tint(spec.tint_seed, p)) for p in spec.board.placements}
+    looks = {
+        p.index: printed(TileLook.of(p, tile_tint(spec.tint_seed, p)))
+        for p in spec.board.placements
+    }
     raised = spec.tile_height > 0 and bool(spec.board.placements)
     on_board = Board.empty(spec.board.geometry) if raised else spec.board
     tex = board_texture(on_board, spec.light, looks, spec.rings, PPU)
@@ -174,6 +186,8 @@ def render(spec: SceneSpec) -> Render:
         m = draw_clutter(image, item, hc, spec.light, rng)
         np.maximum(occluders, m, out=occluders)
     for hand in spec.hands:
+        if hand.holding is not None:
+            hand = replace(hand, holding=printed(hand.holding))
         m = draw_hand(image, hand, hc, spec.light, rng)
         np.maximum(occluders, m, out=occluders)
     frame = distort(canvas, image)
@@ -198,6 +212,15 @@ def render(spec: SceneSpec) -> Render:
         illegal=spec.illegal,
     )
     return Render(frame_bgr, data, truth)
+
+
+def _printed(spec: SceneSpec) -> Callable[[TileLook], TileLook]:
+    """What gives a tile's look the scene's print (the usual colours, or another print
+    run's: ``spec.print_variation``)."""
+    if spec.print_variation <= 0:
+        return lambda look: look
+    colours, navy = print_variation(spec.seed, spec.print_variation)
+    return lambda look: replace(look, colours=colours, navy=navy)
 
 
 #: How much darker a tile's walls look than its top (they face sideways, away from the
@@ -465,12 +488,15 @@ def sample_still(
     over_band: bool | None = None,
     tiles: int | None = None,
     tile_height: tuple[float, float] = (0.0, 0.0),
+    print_variation: float = 0.0,
 ) -> SceneSpec:
     """A random labelled still: a legal position, a camera, light, table, hands, clutter.
 
     Keyword arguments force one condition (None = random). ``tile_height``: the range the
     tiles' thickness is drawn from (board units; (0, 0): flat), from a stream of its own
-    (the rest of the scene is the same at any thickness).
+    (the rest of the scene is the same at any thickness). ``print_variation``: how far the
+    tiles' print differs from the usual colours (:attr:`SceneSpec.print_variation`; the
+    rest of the scene is the same at any).
     """
     rng = np.random.default_rng(seed)
     n_tiles = int(
@@ -518,6 +544,7 @@ def sample_still(
         seed=seed,
         extra=tuple(extra.items()),
         tile_height=_thickness(seed, tile_height),
+        print_variation=print_variation,
     )
 
 

@@ -107,6 +107,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the stills' tiles drawn as slabs this thick (board units, drawn per still;"
         " e.g. 0.05:0.12); flat by default",
     )
+    parser.add_argument(
+        "--print-variation",
+        type=float,
+        default=0.0,
+        metavar="AMOUNT",
+        help="the stills' tiles printed in other colours (0-1: how far from the usual"
+        " ones, drawn per still; as another print run or camera would show them); the"
+        " usual colours by default",
+    )
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads")
     parser.add_argument(
         "--sample",
@@ -207,6 +216,11 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.tile_height[1] > 0:
         force["tile_height"] = args.tile_height
+    if not 0.0 <= args.print_variation <= 1.0:
+        print(f"error: --print-variation must be 0-1, not {args.print_variation}")
+        return 2
+    if args.print_variation > 0:
+        force["print_variation"] = args.print_variation
     players = ("Ann", "Bob", "Cid", "Dee")[: args.players]
     games = []
     for k in range(args.games):

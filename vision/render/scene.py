@@ -414,6 +414,10 @@ class TileLook:
     value: int
     numeral_edge: Edge
     tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    #: the print's colours (BGR in [0, 1]) where they are not the usual ones (another
+    #: print run, :func:`vision.render.palette.print_variation`), and its disc's navy
+    colours: tuple[tuple[Colour, tuple[float, float, float]], ...] = ()
+    navy: tuple[float, float, float] = NAVY_BGR
 
     @classmethod
     def of(
@@ -428,6 +432,11 @@ class TileLook:
 
     def colour(self, edge: Edge) -> Colour:
         return dict(self.edges)[edge]
+
+    def bgr(self, edge: Edge) -> tuple[float, float, float]:
+        """The printed colour (BGR in [0, 1]) of the sector against ``edge``."""
+        colour = self.colour(edge)
+        return dict(self.colours).get(colour, TILE_BGR[colour])
 
 
 def numeral_edge(placement: Placement) -> Edge:
@@ -513,7 +522,7 @@ def draw_tile(
     inner = c + (verts - c) * (1 - 2 * rim_w / (1 / SQRT3 * 1.0))
     for i in range(3):
         e = pair_edges[i]
-        base = np.array(TILE_BGR[look.colour(e)]) * tint
+        base = np.array(look.bgr(e)) * tint
         a, b = verts[i], verts[(i + 1) % 3]
         mid = (a + b) / 2
         out = mid - c
@@ -552,9 +561,9 @@ def draw_tile(
     cp = tuple(_px(c[None], mm)[0])
     cv2.circle(layer, cp, round(0.142 * ppu * _ONE), _col(HALO_BGR)[:3], -1, cv2.LINE_AA, _SHIFT)
     cv2.circle(
-        layer, cp, round(0.122 * ppu * _ONE), _col(NAVY_BGR, 0.8)[:3], -1, cv2.LINE_AA, _SHIFT
+        layer, cp, round(0.122 * ppu * _ONE), _col(look.navy, 0.8)[:3], -1, cv2.LINE_AA, _SHIFT
     )
-    cv2.circle(layer, cp, round(0.112 * ppu * _ONE), _col(NAVY_BGR)[:3], -1, cv2.LINE_AA, _SHIFT)
+    cv2.circle(layer, cp, round(0.112 * ppu * _ONE), _col(look.navy)[:3], -1, cv2.LINE_AA, _SHIFT)
     k = pair_edges.index(look.numeral_edge)
     down = (verts[k] + verts[(k + 1) % 3]) / 2 - c
     down_px = down @ m[:2, :2].T
