@@ -17,7 +17,7 @@ from vision.render.camera import Camera, canvas_for, undistort_pixels
 from vision.render.compose import SceneSpec, render, sample_still
 from vision.render.palette import TILE_BGR, print_variation
 from vision.render.photometric import Photometric
-from vision.render.scene import LightDir, playing_corners
+from vision.render.scene import LightDir, glyph_mask, playing_corners
 from vision.render.sequence import find_game, random_position
 from vision.render.table import TABLE_KINDS, render_table, sample_table
 from vision.render.truth import Truth, load_truth
@@ -292,6 +292,37 @@ def test_generate_forces_the_conditions_asked_for(tmp_path: Path) -> None:
     assert _run([str(tmp_path / "cut"), "--stills", "2", "--size", "320x180", "--cut"]) == 0
     for path in sorted((tmp_path / "cut" / "stills").glob("*.jpg")):
         assert load_truth(path).conditions["cut_off"] is not None
+
+
+#: A bold sans TrueType font other than the reader's own templates' (.ci/run installs it).
+OTHER_FONT = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf")
+
+
+@pytest.mark.skipif(not OTHER_FONT.is_file(), reason="no Liberation Sans Bold (fonts-liberation)")
+def test_numerals_print_in_another_font_when_asked_for(tmp_path: Path) -> None:
+    """``numeral_font`` prints the tiles' numerals from a TrueType file: the same digit
+    shows another shape, the rest of the tile is as it was."""
+    usual, other = (glyph_mask("6", 60, 90, 0.95, f) for f in ("", str(OTHER_FONT)))
+    assert usual.shape != other.shape or np.abs(usual - other).mean() > 0.05
+    assert other.max() > 0.9  # drawn, upright and centred: ink in the middle rows
+    assert other[other.shape[0] // 2].max() > 0.9
+    board = Board.empty(GEO).place(Placement.from_notation("12:YYB5"))
+    base = sample_still(21, (960, 540), cut=False, hands=0, over_band=False)
+    spec = _neutral(replace(base, board=board, loose=(), rings=()), "plain_light")
+    a, b = (render(replace(spec, numeral_font=f)) for f in ("", str(OTHER_FONT)))
+    assert b.truth.conditions["numeral_font"] == OTHER_FONT.stem
+    cam = Camera.from_json(dict(a.truth.camera))
+    disc = cam.project(np.array([GEO[12].centroid]))[0]
+    side = cam.project(np.array([GEO[12].edge_midpoint(Edge.LEFT)]))[0]
+    r = float(np.linalg.norm(side - disc))
+    ys, xs = np.mgrid[: a.frame_bgr.shape[0], : a.frame_bgr.shape[1]]
+    near = np.hypot(xs - disc[0], ys - disc[1])
+    diff = np.abs(a.frame_bgr.astype(int) - b.frame_bgr.astype(int)).max(axis=2)
+    # the numeral's strokes moved; its sectors did not (but for JPEG's ringing)
+    numeral, around = diff[near < 0.35 * r], diff[(near > 0.7 * r) & (near < 2.0 * r)]
+    assert numeral.max() > 25 and numeral.mean() > 4.0 * around.mean() + 1.0
+    assert np.percentile(around, 99) <= 4
+    assert _run([str(tmp_path), "--stills", "1", "--numeral-font", str(tmp_path)]) == 2
 
 
 def test_generate_prints_the_tiles_in_other_colours_when_asked_for(tmp_path: Path) -> None:

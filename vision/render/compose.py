@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -91,6 +92,8 @@ class SceneSpec:
     #: ``seed``: :func:`vision.render.palette.print_variation`): another print run, or a
     #: camera that renders colours its own way. 0 prints the usual colours.
     print_variation: float = 0.0
+    #: The TrueType file the tiles' numerals are printed in ("": the usual font).
+    numeral_font: str = ""
 
     def conditions(self) -> dict[str, Any]:
         cam = self.camera
@@ -112,6 +115,8 @@ class SceneSpec:
             out["tile_height"] = round(self.tile_height, 4)
         if self.print_variation > 0:
             out["print_variation"] = round(self.print_variation, 3)
+        if self.numeral_font:
+            out["numeral_font"] = Path(self.numeral_font).stem
         out.update(self.photo.conditions())
         return out
 
@@ -215,12 +220,12 @@ def render(spec: SceneSpec) -> Render:
 
 
 def _printed(spec: SceneSpec) -> Callable[[TileLook], TileLook]:
-    """What gives a tile's look the scene's print (the usual colours, or another print
-    run's: ``spec.print_variation``)."""
-    if spec.print_variation <= 0:
+    """What gives a tile's look the scene's print (the usual colours and font, or another
+    print run's: ``spec.print_variation``, ``spec.numeral_font``)."""
+    if spec.print_variation <= 0 and not spec.numeral_font:
         return lambda look: look
     colours, navy = print_variation(spec.seed, spec.print_variation)
-    return lambda look: replace(look, colours=colours, navy=navy)
+    return lambda look: replace(look, colours=colours, navy=navy, font=spec.numeral_font)
 
 
 #: How much darker a tile's walls look than its top (they face sideways, away from the
@@ -489,6 +494,7 @@ def sample_still(
     tiles: int | None = None,
     tile_height: tuple[float, float] = (0.0, 0.0),
     print_variation: float = 0.0,
+    numeral_font: str = "",
 ) -> SceneSpec:
     """A random labelled still: a legal position, a camera, light, table, hands, clutter.
 
@@ -496,7 +502,8 @@ def sample_still(
     tiles' thickness is drawn from (board units; (0, 0): flat), from a stream of its own
     (the rest of the scene is the same at any thickness). ``print_variation``: how far the
     tiles' print differs from the usual colours (:attr:`SceneSpec.print_variation`; the
-    rest of the scene is the same at any).
+    rest of the scene is the same at any); ``numeral_font``: a TrueType file the tiles'
+    numerals are printed in ("": the usual font).
     """
     rng = np.random.default_rng(seed)
     n_tiles = int(
@@ -545,6 +552,7 @@ def sample_still(
         extra=tuple(extra.items()),
         tile_height=_thickness(seed, tile_height),
         print_variation=print_variation,
+        numeral_font=numeral_font,
     )
 
 

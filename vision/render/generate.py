@@ -29,6 +29,7 @@ from tqdm import tqdm
 from vision.render.compose import render, sample_still
 from vision.render.film import count_frames, write_game
 from vision.render.photometric import LIGHTS
+from vision.render.scene import glyph_mask
 from vision.render.sequence import find_game
 from vision.render.table import EXTRA_TABLE_KINDS, TABLE_KINDS
 from vision.render.truth import save_truth
@@ -115,6 +116,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the stills' tiles printed in other colours (0-1: how far from the usual"
         " ones, drawn per still; as another print run or camera would show them); the"
         " usual colours by default",
+    )
+    parser.add_argument(
+        "--numeral-font",
+        type=Path,
+        metavar="TTF",
+        help="a TrueType font file the stills' tiles' numerals are printed in (another"
+        " print run's); the usual font by default",
     )
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads")
     parser.add_argument(
@@ -221,6 +229,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.print_variation > 0:
         force["print_variation"] = args.print_variation
+    if args.numeral_font is not None:
+        try:
+            glyph_mask("1", 20, 90, 0.95, str(args.numeral_font))
+        except (OSError, ValueError) as exc:
+            print(f"error: --numeral-font {args.numeral_font}: not a TrueType font ({exc})")
+            return 2
+        force["numeral_font"] = str(args.numeral_font)
     players = ("Ann", "Bob", "Cid", "Dee")[: args.players]
     games = []
     for k in range(args.games):

@@ -186,21 +186,17 @@ def _col(bgr: Sequence[float], scale: float = 1.0) -> tuple[int, int, int, int]:
 
 
 @functools.lru_cache(maxsize=512)
-def glyph_mask(text: str, height_px: int, angle_deg: int, weight: float) -> np.ndarray:
+def glyph_mask(
+    text: str, height_px: int, angle_deg: int, weight: float, font: str = ""
+) -> np.ndarray:
     """A bold rounded numeral as an anti-aliased mask.
 
     Returns (s, s) float32 in [0, 1], the glyph centred; ``angle_deg`` turns the glyph so
-    that its bottom points along that image direction (90 = upright, y down).
+    that its bottom points along that image direction (90 = upright, y down). ``font``: a
+    TrueType file to draw it in (its own weight), or "" for OpenCV's Hershey simplex
+    stroked ``weight`` thick.
     """
-    scale = 4
-    font = cv2.FONT_HERSHEY_SIMPLEX
-    probe = 2.0
-    thick = max(1, round(weight * 22 * scale))
-    (w, h), _ = cv2.getTextSize(text, font, probe * scale, thick)
-    big = np.zeros((h * 3, w * 3), np.uint8)
-    cv2.putText(big, text, (w, 2 * h), font, probe * scale, 255, thick, cv2.LINE_AA)
-    ys, xs = np.nonzero(big > 127)
-    crop = big[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    crop = _ttf_text(text, font) if font else _hershey_text(text, weight)
     gh, gw = crop.shape
     k = height_px / gh
     small = cv2.resize(
@@ -214,6 +210,32 @@ def glyph_mask(text: str, height_px: int, angle_deg: int, weight: float) -> np.n
     out = cv2.warpAffine(canvas, rot, (s, s), flags=cv2.INTER_LINEAR)
     out.setflags(write=False)
     return out
+
+
+def _hershey_text(text: str, weight: float) -> np.ndarray:
+    """``text`` in OpenCV's Hershey simplex, stroked ``weight`` thick: (h, w) uint8, cropped."""
+    scale = 4
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    probe = 2.0
+    thick = max(1, round(weight * 22 * scale))
+    (w, h), _ = cv2.getTextSize(text, font, probe * scale, thick)
+    big = np.zeros((h * 3, w * 3), np.uint8)
+    cv2.putText(big, text, (w, 2 * h), font, probe * scale, 255, thick, cv2.LINE_AA)
+    ys, xs = np.nonzero(big > 127)
+    return big[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
+def _ttf_text(text: str, path: str) -> np.ndarray:
+    """``text`` drawn from the TrueType file ``path``: (h, w) uint8, cropped. Raises
+    OSError where the file is no font."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(path, 200)
+    img = Image.new("L", (300 * max(1, len(text)), 400), 0)
+    ImageDraw.Draw(img).text((50, 50), text, fill=255, font=font)
+    big = np.asarray(img, dtype=np.uint8)
+    ys, xs = np.nonzero(big > 127)
+    return big[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
 def _stamp(
@@ -418,6 +440,8 @@ class TileLook:
     #: print run, :func:`vision.render.palette.print_variation`), and its disc's navy
     colours: tuple[tuple[Colour, tuple[float, float, float]], ...] = ()
     navy: tuple[float, float, float] = NAVY_BGR
+    #: the TrueType file its numeral is printed in ("": the usual font)
+    font: str = ""
 
     @classmethod
     def of(
@@ -567,7 +591,9 @@ def draw_tile(
     k = pair_edges.index(look.numeral_edge)
     down = (verts[k] + verts[(k + 1) % 3]) / 2 - c
     down_px = down @ m[:2, :2].T
-    glyph = glyph_mask(str(look.value), max(5, round(0.14 * ppu)), _angle_of(down_px), 0.95)
+    glyph = glyph_mask(
+        str(look.value), max(5, round(0.14 * ppu)), _angle_of(down_px), 0.95, look.font
+    )
     cc = c @ mm[:2, :2].T + mm[:2, 2]
     _stamp(layer, glyph, (float(cc[0]), float(cc[1])), np.array(_col(NUMERAL_BGR)[:3], np.float32))
     roi = bgra[y0:y1, x0:x1]
