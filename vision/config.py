@@ -216,7 +216,12 @@ class ReaderConfig:
     trust_min_points: int
     trust_max_unknown: float
     trust_full_points: int  # a lattice held by so many points is trusted
-    trust_full_min_elsewhere: float  # ... unless nearly all unclear, most (this share) 'elsewhere'
+    #: ... unless nearly all unclear, this share of the cells in view 'elsewhere': a lattice
+    #: at another scale or turn over a full board names its tiles again on other cells;
+    #: a hand over a real board leaves its cells 'covered', few of them so (0.3 refuses
+    #: no fit of the generated sets; a wrong fit over two hands on a board of 26 tiles
+    #: showed 0.44)
+    trust_full_min_elsewhere: float
     trust_max_unclear: float  # share of unknown + twice the 'elsewhere' ones, below that
     #: board units a tile's top lies above the board (a slab, seen shifted at a tilt)
     #: where a photo does not tell it: assumed, not measured on the physical game; 0

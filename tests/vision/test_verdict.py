@@ -380,6 +380,12 @@ def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted(
     assert reader._untrusted(a_fit(18), cells(20, elsewhere=10))
     assert not reader._untrusted(a_fit(18), cells(20, elsewhere=2))
     assert not reader._untrusted(a_fit(26), cells(20, elsewhere=10))
+    # Held by many points, nearly nothing reading: refused where many cells name a tile
+    # seen elsewhere (16 of 36: a lattice turned over a full board, two hands over it),
+    # kept where most are covered (a hand over a real board; a few seen twice).
+    assert reader._untrusted(a_fit(24), cells(33, elsewhere=16))
+    assert not reader._untrusted(a_fit(24), cells(33, elsewhere=8))
+    assert not reader._untrusted(a_fit(30), cells(27, elsewhere=16))  # most read
     # Five points fit some lattice almost exactly wherever it lies: never trusted.
     fewest = reader.config.align_min_cells
     assert reader._untrusted(a_fit(fewest - 1), cells(0))
