@@ -14,7 +14,7 @@ import pytest
 from engine import SPECTRANGLE36, Board, Colour, Edge, Placement, check_placement
 from vision.render import generate
 from vision.render.camera import Camera, canvas_for, undistort_pixels
-from vision.render.compose import SceneSpec, render, sample_still
+from vision.render.compose import SceneSpec, render, sample_camera, sample_still
 from vision.render.palette import TILE_BGR, print_variation
 from vision.render.photometric import Photometric
 from vision.render.scene import LightDir, glyph_mask, playing_corners
@@ -416,6 +416,20 @@ def test_sample_game_is_consistent_with_its_record() -> None:
     names = [e["frame"] for e in events["events"]]
     assert names == sorted(names)
     assert {e["type"] for e in events["events"]} == {"placement", "removal"}
+
+
+def test_a_portrait_photo_is_taken_with_the_same_lens_as_a_landscape_one() -> None:
+    """A phone held upright: the same field of view over the frame's long side, so the
+    lens's barrel bending stays monotonic out to the frame's corners (spanned over the
+    short side, it folded back at a portrait frame's top and bottom)."""
+    for seed in range(12):
+        wide, _ = sample_camera(np.random.default_rng(seed), (1280, 720), harsh=True)
+        tall, _ = sample_camera(np.random.default_rng(seed), (720, 1280), harsh=True)
+        assert tall.K[0, 0] == pytest.approx(wide.K[0, 0])
+        k1, k2 = tall.dist[:2]
+        corner = np.hypot(tall.K[0, 2], tall.K[1, 2]) / tall.K[0, 0]  # normalised radius
+        r = np.linspace(0.0, corner, 50)
+        assert (1 + 3 * k1 * r**2 + 5 * k2 * r**4 > 0).all()  # d(r (1 + k1 r^2 + k2 r^4))/dr
 
 
 @pytest.mark.parametrize("focal", [500.0, 700.0])

@@ -321,7 +321,10 @@ def sample_camera(
     rotation = float(rng.uniform(0, 360))
     frac = float(rng.uniform(0.3, 0.9)) if fraction is None else fraction
     fov = float(rng.uniform(50, 75))
-    focal = (w / 2) / math.tan(math.radians(fov) / 2)
+    # The field of view spans the frame's long side: a phone held upright takes a portrait
+    # photo with the same sensor and lens (spanned on its short side, a lens's barrel
+    # bending folds back within a portrait frame's long side).
+    focal = (max(w, h) / 2) / math.tan(math.radians(fov) / 2)
     k1 = float(rng.uniform(-0.3, 0.08)) if harsh else float(rng.uniform(-0.18, 0.03))
     k2 = float(rng.uniform(-0.02, 0.04)) if harsh else 0.0
     dist = np.array([k1, k2, 0.0, 0.0, 0.0])
