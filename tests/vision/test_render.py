@@ -325,6 +325,25 @@ def test_numerals_print_in_another_font_when_asked_for(tmp_path: Path) -> None:
     assert _run([str(tmp_path), "--stills", "1", "--numeral-font", str(tmp_path)]) == 2
 
 
+def test_dark_creases_darken_the_lines_between_the_sectors_only() -> None:
+    """``dark_creases`` draws the creases from a tile's centre to its corners dark: the
+    middle of a crease is darker than with light creases, a sector's middle is not."""
+    board = Board.empty(GEO).place(Placement.from_notation("12:YYY6"))
+    base = sample_still(21, (960, 540), cut=False, hands=0, over_band=False)
+    spec = _neutral(replace(base, board=board, loose=(), rings=()), "plain_light")
+    light, dark = (render(replace(spec, dark_creases=d)) for d in (False, True))
+    assert "dark_creases" not in light.truth.conditions and dark.truth.conditions["dark_creases"]
+    cell = GEO[12]
+    c, corner = np.array(cell.centroid), np.array(cell.vertices[0])
+    on_crease = tuple(c + (corner - c) * 0.6)
+    mid = np.array(cell.edge_midpoint(Edge.BASE))
+    in_sector = tuple(c + (mid - c) * 0.6)
+    was, now = (_hue_of(r.frame_bgr, r.truth, on_crease) for r in (light, dark))
+    assert now.mean() < was.mean() - 40.0
+    was, now = (_hue_of(r.frame_bgr, r.truth, in_sector) for r in (light, dark))
+    assert np.abs(now - was).max() <= 3.0
+
+
 def test_generate_prints_the_tiles_in_other_colours_when_asked_for(tmp_path: Path) -> None:
     args = ["--stills", "1", "--size", "320x180", "--seed", "6", "--tiles", "8"]
     assert _run([str(tmp_path / "bad"), *args, "--print-variation", "1.5"]) == 2

@@ -94,6 +94,9 @@ class SceneSpec:
     print_variation: float = 0.0
     #: The TrueType file the tiles' numerals are printed in ("": the usual font).
     numeral_font: str = ""
+    #: The creases between the tiles' sectors drawn dark (as some photos of the physical
+    #: game show them) instead of light.
+    dark_creases: bool = False
 
     def conditions(self) -> dict[str, Any]:
         cam = self.camera
@@ -117,6 +120,8 @@ class SceneSpec:
             out["print_variation"] = round(self.print_variation, 3)
         if self.numeral_font:
             out["numeral_font"] = Path(self.numeral_font).stem
+        if self.dark_creases:
+            out["dark_creases"] = True
         out.update(self.photo.conditions())
         return out
 
@@ -222,10 +227,17 @@ def render(spec: SceneSpec) -> Render:
 def _printed(spec: SceneSpec) -> Callable[[TileLook], TileLook]:
     """What gives a tile's look the scene's print (the usual colours and font, or another
     print run's: ``spec.print_variation``, ``spec.numeral_font``)."""
-    if spec.print_variation <= 0 and not spec.numeral_font:
+    if spec.print_variation <= 0 and not spec.numeral_font and not spec.dark_creases:
         return lambda look: look
     colours, navy = print_variation(spec.seed, spec.print_variation)
-    return lambda look: replace(look, colours=colours, navy=navy, font=spec.numeral_font)
+    crease = DARK_CREASE if spec.dark_creases else TileLook.crease
+    return lambda look: replace(
+        look, colours=colours, navy=navy, font=spec.numeral_font, crease=crease
+    )
+
+
+#: The colour (BGR) of dark creases between a tile's sectors.
+DARK_CREASE = (40, 40, 40)
 
 
 #: How much darker a tile's walls look than its top (they face sideways, away from the
@@ -498,6 +510,7 @@ def sample_still(
     tile_height: tuple[float, float] = (0.0, 0.0),
     print_variation: float = 0.0,
     numeral_font: str = "",
+    dark_creases: bool = False,
 ) -> SceneSpec:
     """A random labelled still: a legal position, a camera, light, table, hands, clutter.
 
@@ -506,7 +519,8 @@ def sample_still(
     (the rest of the scene is the same at any thickness). ``print_variation``: how far the
     tiles' print differs from the usual colours (:attr:`SceneSpec.print_variation`; the
     rest of the scene is the same at any); ``numeral_font``: a TrueType file the tiles'
-    numerals are printed in ("": the usual font).
+    numerals are printed in ("": the usual font); ``dark_creases``: the creases between
+    the tiles' sectors drawn dark.
     """
     rng = np.random.default_rng(seed)
     n_tiles = int(
@@ -556,6 +570,7 @@ def sample_still(
         tile_height=_thickness(seed, tile_height),
         print_variation=print_variation,
         numeral_font=numeral_font,
+        dark_creases=dark_creases,
     )
 
 

@@ -124,6 +124,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="a TrueType font file the stills' tiles' numerals are printed in (another"
         " print run's); the usual font by default",
     )
+    parser.add_argument(
+        "--dark-creases",
+        action="store_true",
+        help="the creases between the tiles' sectors drawn dark, as some photos of the"
+        " physical game show them (light by default)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads")
     parser.add_argument(
         "--sample",
@@ -236,6 +242,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: --numeral-font {args.numeral_font}: not a TrueType font ({exc})")
             return 2
         force["numeral_font"] = str(args.numeral_font)
+    if args.dark_creases:
+        force["dark_creases"] = True
     players = ("Ann", "Bob", "Cid", "Dee")[: args.players]
     games = []
     for k in range(args.games):

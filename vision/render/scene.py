@@ -442,6 +442,9 @@ class TileLook:
     navy: tuple[float, float, float] = NAVY_BGR
     #: the TrueType file its numeral is printed in ("": the usual font)
     font: str = ""
+    #: the colour (BGR 0-255) of the creases between its sectors: light as moulded here,
+    #: dark as seen on some photos of the physical game
+    crease: tuple[int, int, int] = (240, 240, 240)
 
     @classmethod
     def of(
@@ -575,7 +578,7 @@ def draw_tile(
             crease,
             tuple(_px(c[None], mm)[0]),
             tuple(_px(inner[i][None], mm)[0]),
-            (240, 240, 240),
+            look.crease,
             lw,
             cv2.LINE_AA,
             _SHIFT,
