@@ -1,5 +1,5 @@
-"""The examples in the reader's docstrings run (the suite's doctests cover engine/ only;
-vision.sources has only a camera example, skipped)."""
+"""The examples in the reader's docstrings, and the renderer's palette's, run (the
+suite's doctests cover engine/ only; vision.sources has only a camera example, skipped)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ MODULES = [
     "vision.numerals",
     "vision.read",
     "vision.rectify",
+    "vision.render.palette",
 ]
 
 
