@@ -117,13 +117,21 @@ def _fit_side(
     return np.array([x0, y0], dtype=np.float64), np.array([vx, vy], dtype=np.float64)
 
 
-def _intersect(l1: tuple[FloatArray, FloatArray], l2: tuple[FloatArray, FloatArray]) -> FloatArray:
+def _intersect(
+    l1: tuple[FloatArray, FloatArray], l2: tuple[FloatArray, FloatArray]
+) -> FloatArray | None:
+    """Where two lines (point, direction) cross, or None where they are parallel.
+
+    >>> _intersect((np.zeros(2), np.array([1.0, 0.0])), (np.ones(2), np.array([0.0, 1.0])))
+    array([1., 0.])
+    >>> _intersect((np.zeros(2), np.array([1.0, 0.0])), (np.ones(2), np.array([2.0, 0.0])))
+    """
     (p, r), (q, s) = l1, l2
     den = r[0] * s[1] - r[1] * s[0]
     if abs(den) < 1e-9:
-        raise BoardNotFoundError("two sides of the outline are parallel")
+        return None
     t = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / den
-    return p + t * r
+    return p + t * r  # type: ignore[no-any-return]
 
 
 def enclosing_triangle(hull: NDArray[np.generic]) -> FloatArray | None:
@@ -450,7 +458,12 @@ def _refined(
         lines = [_fit_side(pts, corners[i], corners[(i + 1) % 3], tol) for i in range(3)]
         if any(line is None for line in lines):
             break
-        refined = np.array([_intersect(lines[i - 1], lines[i]) for i in range(3)])  # type: ignore[arg-type]
+        crossings = [_intersect(lines[i - 1], lines[i]) for i in range(3)]  # type: ignore[arg-type]
+        if any(c is None for c in crossings):
+            # two sides fitted parallel (a side's points on something straight beside the
+            # board): the corners stay as found, as where a side has too few points
+            break
+        refined = np.array(crossings)
         if not np.all(np.isfinite(refined)) or np.abs(refined - corners).max() > 0.1 * perimeter:
             break
         corners = refined

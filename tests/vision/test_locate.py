@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from vision.config import default_config
-from vision.locate import _distinct_lines, enclosing_triangle, outline_candidates
+from vision.locate import Outlines, _distinct_lines, enclosing_triangle, outline_candidates
+from vision.model import canonical_order
 
 DEG = math.pi / 180
 
@@ -76,3 +77,17 @@ def test_an_outline_search_over_a_hull_without_triangle_does_not_raise(
     monkeypatch.setattr(cv2, "minEnclosingTriangle", lambda hull: empty)
     after = outline_candidates(frame, cfg, cfg.outline_pool)
     assert len(after) >= 1 and len(before) >= 1
+
+
+def test_an_outline_whose_sides_fit_parallel_keeps_its_corners() -> None:
+    """Straightening an outline fits a line to each side's points; where two come out
+    parallel (a side's points on something straight beside the board), the outline keeps
+    the corners it was found with instead of failing the whole search for the board."""
+    corners = np.array([[0.0, 0.0], [100.0, 0.0], [50.0, 80.0]])
+    base = np.column_stack([np.linspace(18, 82, 30), np.zeros(30)])  # along A-B
+    across = np.column_stack([np.linspace(72, 78, 20), np.full(20, 40.0)])  # flat, on B-C
+    t = np.linspace(0.2, 0.8, 30)[:, None]
+    left = corners[2] + t * (corners[0] - corners[2])  # along C-A
+    outlines = Outlines([(corners, np.vstack([base, across, left]), 1.0, 1.0, (200, 200))])
+    outline = outlines[0]
+    assert np.allclose(outline.corners, canonical_order(corners))
