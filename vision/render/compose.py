@@ -224,9 +224,14 @@ def render(spec: SceneSpec) -> Render:
     return Render(frame_bgr, data, truth)
 
 
+#: The colour (BGR) of dark creases between a tile's sectors.
+DARK_CREASE = (40, 40, 40)
+
+
 def _printed(spec: SceneSpec) -> Callable[[TileLook], TileLook]:
-    """What gives a tile's look the scene's print (the usual colours and font, or another
-    print run's: ``spec.print_variation``, ``spec.numeral_font``)."""
+    """What gives a tile's look the scene's print: the usual colours, font and light
+    creases, or another print run's (``spec.print_variation``, ``spec.numeral_font``,
+    ``spec.dark_creases``)."""
     if spec.print_variation <= 0 and not spec.numeral_font and not spec.dark_creases:
         return lambda look: look
     colours, navy = print_variation(spec.seed, spec.print_variation)
@@ -234,10 +239,6 @@ def _printed(spec: SceneSpec) -> Callable[[TileLook], TileLook]:
     return lambda look: replace(
         look, colours=colours, navy=navy, font=spec.numeral_font, crease=crease
     )
-
-
-#: The colour (BGR) of dark creases between a tile's sectors.
-DARK_CREASE = (40, 40, 40)
 
 
 #: How much darker a tile's walls look than its top (they face sideways, away from the
