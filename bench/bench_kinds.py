@@ -7,7 +7,8 @@ decide. Each kind is a set of ``spectrangle generate`` stills of the same scenes
 seed) as the usual set, but for one thing: the tiles printed in another run's colours
 (``colours``), their numerals in a font the reader's templates never saw (``font``: Liberation
 Sans Bold, skipped where it is not installed), the creases between their sectors dark
-(``creases``), all three at once (``other print``), a portrait phone photo
+(``creases``), all three at once (``other print``), the board on a table about as dark as
+its plastic (``dark table``: black, charcoal, dark-stained wood), a portrait phone photo
 (``portrait``, 720x1280, other scenes) or a 4:3 one (``4:3``, 2016x1512, other scenes).
 The sets are written under OUT_DIR (outside the repository), once: a set already there is
 measured again as it is. Each is then measured by ``bench_read.py``; the table gives its
@@ -47,6 +48,7 @@ KINDS = (
         ("--print-variation", "1", "--dark-creases", "--numeral-font", str(FONT)),
         True,
     ),
+    Kind("dark table", "dark_table", ("--table", "dark")),
     Kind("portrait", "portrait", ("--size", "720x1280")),
     Kind("4:3", "four_three", ("--size", "2016x1512")),
 )

@@ -372,6 +372,19 @@ def test_a_checked_tablecloth_shows_white_and_dark_squares_when_asked_for() -> N
     assert all(sample_table(rng).kind != "checked" for _ in range(200))
 
 
+def test_a_dark_table_is_about_as_dark_as_the_board_when_asked_for() -> None:
+    """A black, charcoal or dark-stained table top: every part of it about as dark as the
+    board's plastic (0.13 at most) or darker; never drawn at random."""
+    rng = np.random.default_rng(5)
+    for _ in range(8):
+        spec = sample_table(rng, "dark")
+        value = render_table(spec, 160, 120, 40.0).max(axis=2)
+        assert np.percentile(value, 95) < 0.2 and value.min() >= 0.0
+    assert "dark" not in TABLE_KINDS
+    rng = np.random.default_rng(0)
+    assert all(sample_table(rng).kind != "dark" for _ in range(200))
+
+
 def test_generate_refuses_a_tile_count_past_the_set(tmp_path: Path) -> None:
     assert _run([str(tmp_path), "--stills", "1", "--tiles", "37"]) == 2
     assert not (tmp_path / "stills").exists()

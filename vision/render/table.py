@@ -2,9 +2,10 @@
 
 Kinds: ``wood``, ``cloth``, ``plain_light``, ``plain_red`` (as red as the red tiles) and
 ``plain_white`` (as white as the joker), drawn at random; and ``checked``, a gingham
-tablecloth (white and a dark colour in squares, their crossings half-tone), drawn only
-when asked for (``EXTRA_TABLE_KINDS``: the random draws of the others, and so every
-seed's still, stay as they were).
+tablecloth (white and a dark colour in squares, their crossings half-tone), and ``dark``,
+a black, charcoal or dark-stained wooden table top about as dark as the board's plastic
+or darker, drawn only when asked for (``EXTRA_TABLE_KINDS``: the random draws of the
+others, and so every seed's still, stay as they were).
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ import cv2
 import numpy as np
 
 TABLE_KINDS: tuple[str, ...] = ("wood", "cloth", "plain_light", "plain_red", "plain_white")
-EXTRA_TABLE_KINDS: tuple[str, ...] = ("checked",)
+EXTRA_TABLE_KINDS: tuple[str, ...] = ("checked", "dark")
 
 _WOODS = ((0.55, 0.72, 0.86), (0.30, 0.45, 0.62), (0.20, 0.30, 0.45), (0.62, 0.78, 0.88))
 # gingham's dark colour (BGR): navy, red, green, black
+#: Dark table tops (BGR): black laminate, charcoal, dark-stained walnut and oak; the
+#: board's plastic is about (0.11, 0.12, 0.13).
+_DARKS = ((0.06, 0.06, 0.065), (0.12, 0.12, 0.125), (0.06, 0.09, 0.13), (0.08, 0.12, 0.16))
 _GINGHAMS = ((0.35, 0.12, 0.08), (0.12, 0.12, 0.62), (0.15, 0.38, 0.12), (0.08, 0.08, 0.08))
 _CLOTHS = (
     (0.25, 0.45, 0.18),
@@ -54,6 +58,8 @@ def sample_table(rng: np.random.Generator, kind: str | None = None) -> TableSpec
         base = np.array([244, 245, 245]) / 255.0
     elif kind == "checked":
         base = np.array(_GINGHAMS[rng.integers(len(_GINGHAMS))])
+    elif kind == "dark":
+        base = np.array(_DARKS[rng.integers(len(_DARKS))])
     else:
         base = np.array([0.78, 0.82, 0.84]) + rng.uniform(-0.06, 0.04, 3)
     base = np.clip(base * rng.uniform(0.94, 1.04, 3), 0, 1)
