@@ -102,12 +102,10 @@ def print_variation(
     if amount <= 0:
         return tuple(TILE_BGR.items()), NAVY_BGR
     rng = np.random.default_rng([seed, 0x9217])
-    lo, hi = PRINT_CAMERA_CHROMA
-    camera = 1.0 + amount * (float(rng.uniform(lo, hi)) - 1.0)
+    camera = 1.0 + amount * (float(rng.uniform(*PRINT_CAMERA_CHROMA)) - 1.0)
 
     def one(bgr: tuple[float, float, float], chroma_scale: float) -> tuple[float, float, float]:
-        lo, hi = PRINT_CHROMA
-        chroma = chroma_scale * (1.0 + amount * (float(rng.uniform(lo, hi)) - 1.0))
+        chroma = chroma_scale * (1.0 + amount * (float(rng.uniform(*PRINT_CHROMA)) - 1.0))
         turn = amount * float(rng.uniform(-PRINT_HUE_DEG, PRINT_HUE_DEG))
         lightness = amount * float(rng.uniform(-PRINT_LIGHTNESS, PRINT_LIGHTNESS))
         return _shifted(bgr, turn, chroma, lightness)

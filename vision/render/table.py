@@ -3,7 +3,7 @@
 Kinds: ``wood``, ``cloth``, ``plain_light``, ``plain_red`` (as red as the red tiles) and
 ``plain_white`` (as white as the joker), drawn at random; and ``checked``, a gingham
 tablecloth (white and a dark colour in squares, their crossings half-tone), and ``dark``,
-a black, charcoal or dark-stained wooden table top about as dark as the board's plastic
+a plain black, charcoal or dark-stained table top about as dark as the board's plastic
 or darker, drawn only when asked for (``EXTRA_TABLE_KINDS``: the random draws of the
 others, and so every seed's still, stay as they were).
 """
@@ -20,10 +20,10 @@ TABLE_KINDS: tuple[str, ...] = ("wood", "cloth", "plain_light", "plain_red", "pl
 EXTRA_TABLE_KINDS: tuple[str, ...] = ("checked", "dark")
 
 _WOODS = ((0.55, 0.72, 0.86), (0.30, 0.45, 0.62), (0.20, 0.30, 0.45), (0.62, 0.78, 0.88))
-# gingham's dark colour (BGR): navy, red, green, black
-#: Dark table tops (BGR): black laminate, charcoal, dark-stained walnut and oak; the
-#: board's plastic is about (0.11, 0.12, 0.13).
+#: Dark table tops (BGR), drawn plain: black laminate, charcoal, dark-stained walnut and
+#: oak; the board's plastic is about (0.11, 0.12, 0.13).
 _DARKS = ((0.06, 0.06, 0.065), (0.12, 0.12, 0.125), (0.06, 0.09, 0.13), (0.08, 0.12, 0.16))
+# gingham's dark colour (BGR): navy, red, green, black
 _GINGHAMS = ((0.35, 0.12, 0.08), (0.12, 0.12, 0.62), (0.15, 0.38, 0.12), (0.08, 0.08, 0.08))
 _CLOTHS = (
     (0.25, 0.45, 0.18),
