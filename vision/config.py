@@ -106,6 +106,10 @@ class ReaderConfig:
     contrast_span: float
     contrast_chroma_weight: float  # chroma's weight beside value in 'not plastic'
     plastic_board_quantile: float  # the plastic is no darker than this percentile of the board
+    table_brighter: float  # ln: a table less brighter than the band is taken as dark
+    plastic_distance: tuple[float, float]  # ln: (floor, span) of 'not plastic' on a dark table
+    table_strip: float  # the frame's outer strip, of its short side, that shows the table
+    table_distances: tuple[float, ...]  # ln: farther from the table's colour is not the table
     max_lens_k: float
     lens_min_gain: float  # a lens is taken where it lowers the lattice's rms error this much
     lens_min_points: int  # ... and where at least this many lattice points hold it
@@ -244,6 +248,7 @@ class ReaderConfig:
         values["align_rounds"] = tuple(AlignRound(**r) for r in data["align_rounds"])
         values["dark_levels"] = tuple(float(v) for v in data["dark_levels"])
         values["haze_levels"] = tuple(float(v) for v in data["haze_levels"])
+        values["table_distances"] = tuple(float(v) for v in data["table_distances"])
         values["rescale_scales"] = tuple(float(v) for v in data["rescale_scales"])
         pairs: tuple[tuple[str, type], ...] = (
             ("band_strip", float),
@@ -252,6 +257,7 @@ class ReaderConfig:
             ("saturation_tolerance", float),
             ("outline_line_votes", float),
             ("outline_lines", int),
+            ("plastic_distance", float),
         )
         for name, kind in pairs:  # JSON lists -> tuples (the config is hashable)
             first, second = data[name]

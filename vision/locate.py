@@ -97,6 +97,47 @@ def dark_mask(
     return dark.astype(np.uint8) * 255
 
 
+def dark_masks(
+    small_bgr: NDArray[np.uint8], cfg: ReaderConfig, levels: Sequence[float] | None = None
+) -> list[NDArray[np.uint8]]:
+    """The dark and colourless pixels (H, W) uint8 0/255 of a frame (H, W, 3) uint8 at
+    each darkness level (``cfg.dark_levels`` or ``levels``): the board's plastic on a
+    table brighter than it."""
+    rel_v, rel_c = relative_value(small_bgr, cfg)
+    colourless = rel_c < cfg.dark_relative_chroma
+    return [
+        ((rel_v < level) & colourless).astype(np.uint8) * 255
+        for level in (cfg.dark_levels if levels is None else levels)
+    ]
+
+
+def not_table_masks(small_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> list[NDArray[np.uint8]]:
+    """The pixels (H, W) uint8 0/255 of a frame (H, W, 3) uint8 that are not the table,
+    one mask per ``table_distances`` (ln units of a channel's ratio, either way).
+
+    A table as dark as the board's plastic hides the plastic from :func:`dark_masks`
+    (the two merge); the board, its tiles and whatever else lies there then stand out
+    from the table instead. The table is what the frame's outer strip shows most of
+    (the median colour there: a board filling most of the frame, or cut off, still
+    leaves most of the strip to the table).
+    """
+    colour = cv2.GaussianBlur(small_bgr, (5, 5), 0).astype(np.float32)
+    np.log(colour + np.float32(4.0), out=colour)
+    h, w = colour.shape[:2]
+    m = max(2, round(cfg.table_strip * min(h, w)))
+    strip = np.concatenate(
+        [
+            colour[:m].reshape(-1, 3),
+            colour[-m:].reshape(-1, 3),
+            colour[m:-m, :m].reshape(-1, 3),
+            colour[m:-m, -m:].reshape(-1, 3),
+        ]
+    )
+    table = np.median(strip, axis=0).astype(np.float32)
+    distance = np.abs(colour - table).max(axis=2)
+    return [(distance > d).astype(np.uint8) * 255 for d in cfg.table_distances]
+
+
 def _fit_side(
     points: FloatArray, a: FloatArray, b: FloatArray, tol: float
 ) -> tuple[FloatArray, FloatArray] | None:
@@ -294,11 +335,13 @@ def outline_candidates(
     cfg: ReaderConfig,
     limit: int = 3,
     levels: Sequence[float] | None = None,
+    off_table: bool = False,
 ) -> Outlines:
     """Distinct triangular outlines, most likely first; :class:`BoardNotFoundError` if none.
 
     Dark regions are found at a few darkness levels (``cfg.dark_levels``, or ``levels``:
-    haze and flare lift the plastic's black); every large one proposes triangles (its
+    haze and flare lift the plastic's black), or with ``off_table`` the regions that are
+    not the table (:func:`not_table_masks`); every large one proposes triangles (its
     enclosing triangle, and triples of straight stretches of its outline, which survive an
     arm or clutter touching the board); the triangle whose sides the outline follows best
     wins.
@@ -313,10 +356,7 @@ def outline_candidates(
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     min_area = cfg.min_board_area_fraction * sh * sw
     found: list[tuple[float, FloatArray, FloatArray, float, bool]] = []
-    rel_v, rel_c = relative_value(small, cfg)
-    colourless = rel_c < cfg.dark_relative_chroma
-    for level in cfg.dark_levels if levels is None else levels:
-        mask = ((rel_v < level) & colourless).astype(np.uint8) * 255
+    for mask in not_table_masks(small, cfg) if off_table else dark_masks(small, cfg, levels):
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)

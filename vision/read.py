@@ -75,13 +75,16 @@ from vision.rectify import (
     Pyramid,
     anisotropy,
     colourful_value,
+    dark_table_band,
     fit_board,
     fit_with_lens,
     lattice_scores,
     lowered,
+    plastic_distance,
     plausible,
     px_per_unit,
     relowered,
+    rib_colour,
     scorer,
     tile_height_told,
     validity,
@@ -970,14 +973,18 @@ class BoardReader:
         exclude: Sequence[BoardFit] = (),
         levels: Sequence[float] | None = None,
         chroma: float | None = None,
+        off_table: bool = False,
     ) -> BoardFit:
         """The board's fit: the outline candidates (found at the darkness ``levels``, and
         the relative chroma below ``chroma`` that counts as colourless, by default the
-        config's) are tried until the lattice fits one; fits on the same place as one of
-        ``exclude`` (refused before) are passed over."""
+        config's; or, ``off_table``, as what is not the table) are tried until the lattice
+        fits one; fits on the same place as one of ``exclude`` (refused before) are
+        passed over."""
         cfg = self.config
         outline_cfg = cfg if chroma is None else replace(cfg, dark_relative_chroma=chroma)
-        outlines = outline_candidates(frame_bgr, outline_cfg, cfg.outline_pool, levels)
+        outlines = outline_candidates(
+            frame_bgr, outline_cfg, cfg.outline_pool, levels, off_table=off_table
+        )
         pyramid = Pyramid(frame_bgr, cfg)
         first = min(cfg.outline_candidates, len(outlines))
         # (each outline is straightened only when it is tried)
@@ -1020,20 +1027,30 @@ class BoardReader:
         best: BoardFit | None = None
         problem = ""
         for outline in outlines:
-            try:
-                fit = fit_board(frame_bgr, outline.corners, cfg, pyramid.for_board(outline.corners))
-            except BoardNotFoundError as exc:
-                problem = str(exc)
+            # (on a table as dark as the plastic, the lattice is fitted to the plastic's
+            # own colour too, and the fit on more points kept)
+            dark = pyramid.on_dark_table(outline.corners)
+            views = [pyramid.for_board(outline.corners)] + ([] if dark is None else [dark])
+            found: BoardFit | None = None
+            for view in views:
+                try:
+                    fit = fit_board(frame_bgr, outline.corners, cfg, view)
+                except BoardNotFoundError as exc:
+                    problem = str(exc)
+                    continue
+                if any(same_place(fit, other, cfg.same_place_cells) for other in exclude):
+                    continue
+                refusal = self._refusal(fit)
+                if refusal:
+                    problem = refusal
+                    continue
+                if found is None or fit.points > found.points:
+                    found = fit
+            if found is None:
                 continue
-            if any(same_place(fit, other, cfg.same_place_cells) for other in exclude):
-                continue
-            refusal = self._refusal(fit)
-            if refusal:
-                problem = refusal
-                continue
-            if best is None or fit.points > best.points:
-                best = fit
-            if fit.points >= cfg.enough_lattice_points:
+            if best is None or found.points > best.points:
+                best = found
+            if found.points >= cfg.enough_lattice_points:
                 break
         return best, problem
 
@@ -1140,6 +1157,14 @@ class BoardReader:
         wide = Canvas(cfg.band_check_ppu, margin=Canvas(cfg.band_check_ppu).margin + 1.0)
         view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
         plastic = colourful_value(view, cfg.contrast_chroma_weight)
+        outline = fit.to_image(outer_corners(cfg.band_width))
+        if dark_table_band(frame_bgr, outline, cfg) is not None:
+            # On a table as dark as the plastic, or darker, a band moved onto the table
+            # looks as dark as on the plastic: distance from the plastic's own colour,
+            # either way, tells them apart (the ribs' colour, the same a cell off).
+            ribs = rib_colour(view, wide)
+            if ribs is not None:
+                plastic = plastic_distance(view, ribs, cfg) * np.float32(255.0)
         valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
         return value_channel(view), plastic, valid
 
@@ -1217,6 +1242,15 @@ class BoardReader:
         refused: list[BoardFit] = []
         cfg = self.config
         first = self._read_located(frame_bgr, frame_bgr, refused)
+        if first.fit is not None and self._on_dark_table(frame_bgr, first.fit):
+            # The table around the board is as dark as its plastic, or darker: the dark
+            # region found may be the plastic and the table merged, its outline the
+            # board's only in part (a lattice on it slides along the tiles). The board
+            # is looked for as what stands out from the table; a fit found so is taken
+            # when held (:meth:`_held`).
+            off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
+            if self._held(off_table):
+                return off_table
         unclear, in_view = unclear_in_view(first.cells)
         held = first.fit is not None and first.fit.points >= cfg.enough_lattice_points
         if held and unclear <= cfg.relocate_max_unclear * in_view:
@@ -1278,10 +1312,23 @@ class BoardReader:
         )
         if self._held(vivid):
             return vivid
+        # A table as dark as the board's plastic, or darker, merges with it: the board,
+        # with its tiles, is looked for as what stands out from the table instead (the
+        # lattice then fitted to the plastic's own colour, :meth:`Pyramid.for_board`),
+        # last, held as above.
+        dark_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
+        if self._held(dark_table):
+            return dark_table
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")
         return first
+
+    def _on_dark_table(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> bool:
+        """Whether the table around the board ``fit`` puts in the frame is no brighter
+        than the board's band (:meth:`Pyramid.dark_table_band`)."""
+        outline = fit.to_image(outer_corners(self.config.band_width))
+        return dark_table_band(frame_bgr, outline, self.config) is not None
 
     def _held(self, reading: BoardReading) -> bool:
         """Whether a reading found by a last search is held by ``trust_min_points``:
@@ -1327,13 +1374,14 @@ class BoardReader:
         refused: list[BoardFit] | None = None,
         levels: Sequence[float] | None = None,
         chroma: float | None = None,
+        off_table: bool = False,
     ) -> BoardReading:
         """The frame read with the board located in ``search_bgr`` (the frame, or the
         frame balanced to the light's colour) at the darkness ``levels`` and colourless
         limit ``chroma`` (by default the config's), on none of the places of the fits
         ``refused`` before; a fit the cells refuse is added to them."""
         try:
-            unmoved = self.locate(search_bgr, refused or (), levels, chroma)
+            unmoved = self.locate(search_bgr, refused or (), levels, chroma, off_table)
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
         fit = kept_located(unmoved, self.rescaled(search_bgr, unmoved), self.config)

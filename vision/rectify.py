@@ -32,6 +32,7 @@ from vision.locate import relative_value, relative_value_only
 from vision.model import (
     CENTRE,
     CENTROIDS,
+    EDGE_ENDS,
     PLAY_CORNERS,
     UP,
     Canvas,
@@ -502,19 +503,122 @@ def _plastic_contrast(
     return np.clip(rel, 0.0, 1.0, out=rel), sample, lo
 
 
+def log_colour(frame_bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """ln(channel + 4) of each of B, G, R, float32 (H, W, 3): a colour's distance from
+    another in it is their ratio, as a change of light or exposure leaves it."""
+    return np.log(frame_bgr.astype(np.float32) + np.float32(4.0))  # type: ignore[no-any-return]
+
+
+def plastic_distance(
+    frame_bgr: NDArray[np.uint8], plastic: FloatArray, cfg: ReaderConfig
+) -> NDArray[np.float32]:
+    """How clearly each pixel is not the board's plastic of colour ``plastic`` (3,)
+    (:func:`log_colour`), 0..1, float32 (H, W): the largest ratio of a channel's to the
+    plastic's, either way, past ``contrast_floor`` in ``contrast_span``
+    (``plastic_distance``: (floor, span) in ln units).
+
+    :func:`plastic_contrast` takes whatever is brighter than the plastic for not
+    plastic; a table as dark as the plastic, or darker, is not brighter (the windows
+    then show it darker than the ribs): darker counts here too, and a dark table's tint.
+    """
+    floor, span = cfg.plastic_distance
+    diff = log_colour(frame_bgr)
+    diff -= plastic.astype(np.float32)
+    out = np.abs(diff).max(axis=2)
+    out -= np.float32(floor)
+    out /= np.float32(span)
+    return np.clip(out, 0.0, 1.0, out=out)  # type: ignore[no-any-return]
+
+
+def band_and_surround(
+    colour: NDArray[np.float32], corners: FloatArray, band_width: float
+) -> tuple[FloatArray, FloatArray] | None:
+    """The median :func:`log_colour` (3,) of a board's border band and of the table
+    just outside it, for its outline ``corners`` (3, 2) in the pixels of ``colour``
+    (H, W, 3); None where either shows too few pixels."""
+    centre = corners.mean(axis=0)
+    # the playing area's share of the outline, from its centre
+    inner = float(
+        np.linalg.norm(PLAY_CORNERS[0] - CENTRE)
+        / np.linalg.norm(outer_corners(band_width)[0] - CENTRE)
+    )
+    h, w = colour.shape[:2]
+
+    def ring(a: float, b: float) -> NDArray[np.bool_]:
+        mask = np.zeros((h, w), np.uint8)
+        for s, value in ((b, 1), (a, 0)):
+            poly = centre + (corners - centre) * s
+            cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], value)
+        return mask > 0
+
+    # the band's middle (away from its rounded edge and the playing area), and a strip of
+    # the table about as wide outside it
+    band = ring(inner + 0.3 * (1 - inner), 1 - 0.2 * (1 - inner))
+    outside = ring(1 + 0.2 * (1 - inner), 1 + 1.2 * (1 - inner))
+    if band.sum() < 20 or outside.sum() < 20:
+        return None
+    return np.median(colour[band], axis=0), np.median(colour[outside], axis=0)
+
+
+def dark_table_band(
+    frame_bgr: NDArray[np.uint8], corners: FloatArray, cfg: ReaderConfig
+) -> FloatArray | None:
+    """The colour (3,) of :func:`log_colour` of the band of the board outlined by
+    ``corners`` (3, 2) pixels of ``frame_bgr`` (H, W, 3) uint8 where the table outside
+    it is no brighter than it (by less than ``table_brighter``, ln units, in its
+    brightest channel); else None."""
+    return _dark_table_band(log_colour(frame_bgr[::4, ::4]), corners / 4.0, cfg)
+
+
+def _dark_table_band(
+    colour: NDArray[np.float32], corners: FloatArray, cfg: ReaderConfig
+) -> FloatArray | None:
+    seen = band_and_surround(colour, corners, cfg.band_width)
+    if seen is None:
+        return None
+    band, outside = seen
+    if float(outside.max() - band.max()) >= cfg.table_brighter:
+        return None
+    return band
+
+
+def rib_colour(view_bgr: NDArray[np.uint8], canvas: Canvas) -> FloatArray | None:
+    """The median :func:`log_colour` (3,) of the plastic ribs between the cells of a
+    rectified view (H, W, 3) uint8 on ``canvas``, where its colourless half is; None
+    where too few of them are in view.
+
+    A lattice moved by whole cells still puts its cells' edges on the ribs (but along
+    the board's sides), so this is the plastic's colour whether or not the fit is a
+    cell off (tiles over a rib are coloured: left out).
+    """
+    ends = EDGE_ENDS.reshape(-1, 2, 2)  # every cell's edges, shared ones twice
+    ts = np.linspace(0.25, 0.75, 5)[:, None, None]
+    pts = (ends[None, :, 0] * (1 - ts) + ends[None, :, 1] * ts).reshape(-1, 2)
+    uv = np.round(canvas.to_canvas(pts)).astype(int)
+    h, w = view_bgr.shape[:2]
+    inside = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    px = view_bgr[uv[inside, 1], uv[inside, 0]].astype(np.float64)
+    if len(px) < 30:
+        return None
+    chroma = px.max(axis=1) - px.min(axis=1)
+    plain = px[chroma <= np.median(chroma)]
+    return np.median(np.log(plain + 4.0), axis=0)  # type: ignore[no-any-return]
+
+
 class Pyramid:
     """The value channel at a few scales, to sample each canvas without aliasing.
 
     ``plastic``: the plastic's level among the relative values (None: told by the frame,
-    see :func:`plastic_contrast`); :meth:`for_board` gives the pyramid of a board
-    outline's own level.
+    see :func:`plastic_contrast`), or its colour (3,) of :func:`log_colour` (then
+    :func:`plastic_distance`); :meth:`for_board` gives the pyramid of a board outline's
+    own level.
     """
 
     def __init__(
         self,
         frame_bgr: NDArray[np.uint8],
         cfg: ReaderConfig | None = None,
-        plastic: float | None = None,
+        plastic: float | FloatArray | None = None,
     ) -> None:
         # Alignment canvases never need more than ~40 px per unit: start from a frame of
         # at most ~800 px across.
@@ -522,9 +626,13 @@ class Pyramid:
         while max(base.shape[:2]) > 4000:
             base, scale = cv2.pyrDown(base), scale / 2
         self._base, self._cfg = base, cfg
-        self._others: dict[float, Pyramid] = {}
+        self._others: dict[float | tuple[float, ...], Pyramid] = {}
+        self._colour: NDArray[np.float32] | None = None
         if cfg is None:
             level = value_channel(base)
+            self._sample, self.plastic = None, 0.0
+        elif isinstance(plastic, np.ndarray):
+            level = plastic_distance(base, plastic, cfg)
             self._sample, self.plastic = None, 0.0
         else:
             level, self._sample, self.plastic = _plastic_contrast(base, cfg, plastic)
@@ -561,6 +669,33 @@ class Pyramid:
         if level not in self._others:
             self._others[level] = Pyramid(self._base, cfg, level)
         return self._others[level]
+
+    def dark_table_band(self, corners: FloatArray) -> FloatArray | None:
+        """:func:`dark_table_band` of the board outlined by ``corners`` (3, 2) frame
+        pixels (the frame's colours taken once for all outlines)."""
+        if self._cfg is None:
+            return None
+        if self._colour is None:
+            self._colour = log_colour(self._base[::4, ::4])
+        scale = self.levels[0][0] / 4.0
+        return _dark_table_band(self._colour, corners * scale, self._cfg)
+
+    def on_dark_table(self, corners: FloatArray) -> Pyramid | None:
+        """The pyramid of :func:`plastic_distance` from the band of the board outlined
+        by ``corners`` (3, 2) frame pixels where the table outside it is no brighter
+        than its plastic (:meth:`dark_table_band`); else None.
+
+        An outline may also pass for one on a dark table where it is not the board's
+        (its band on tiles, inside a black and white check's dark squares): a fit on
+        this pyramid is one more to weigh, not the only one.
+        """
+        band = self.dark_table_band(corners)
+        if band is None or self._cfg is None:
+            return None
+        key = tuple(round(float(c), 2) for c in band)
+        if key not in self._others:
+            self._others[key] = Pyramid(self._base, self._cfg, np.array(key))
+        return self._others[key]
 
     def for_scale(
         self, px_per_unit: float, ppu: float

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from vision.config import default_config
-from vision.locate import Outlines, _distinct_lines, enclosing_triangle, outline_candidates
+from vision.locate import (
+    Outlines,
+    _distinct_lines,
+    enclosing_triangle,
+    not_table_masks,
+    outline_candidates,
+)
 from vision.model import canonical_order
 
 DEG = math.pi / 180
@@ -91,3 +97,55 @@ def test_an_outline_whose_sides_fit_parallel_keeps_its_corners() -> None:
     outlines = Outlines([(corners, np.vstack([base, across, left]), 1.0, 1.0, (200, 200))])
     outline = outlines[0]
     assert np.allclose(outline.corners, canonical_order(corners))
+
+
+#: A board's outline in a 640 x 360 search image, apex first.
+BOARD = np.array([[320, 40], [560, 320], [80, 320]], np.int32)
+
+
+def board_on_table(table: tuple[int, int, int], plastic: tuple[int, int, int]) -> np.ndarray:
+    """A 640 x 360 frame: a table, a board of plastic on it with bright tiles inside, a
+    loose bright tile beside it, and some seeded noise."""
+    rng = np.random.default_rng(7)
+    frame = np.empty((360, 640, 3), np.uint8)
+    frame[:] = table
+    cv2.fillConvexPoly(frame, BOARD, plastic)
+    for tri in ([[320, 110], [360, 180], [280, 180]], [[250, 240], [290, 300], [210, 300]]):
+        cv2.fillConvexPoly(frame, np.array(tri, np.int32), (40, 190, 230))
+    cv2.fillConvexPoly(
+        frame, np.array([[590, 60], [620, 110], [560, 110]], np.int32), (200, 80, 60)
+    )
+    noise = rng.normal(0, 2.0, frame.shape)
+    return np.clip(frame + noise, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(
+    ("table", "plastic"),
+    [
+        ((14, 16, 20), (38, 38, 40)),  # a black table, darker than the plastic
+        ((20, 34, 52), (36, 36, 38)),  # a dark-stained wood, as bright: only its tint differs
+    ],
+)
+def test_a_board_on_a_table_as_dark_is_found_as_what_is_not_the_table(
+    table: tuple[int, int, int], plastic: tuple[int, int, int]
+) -> None:
+    frame = board_on_table(table, plastic)
+    cfg = default_config()
+    masks = not_table_masks(frame, cfg)
+    assert masks and all(m.shape == frame.shape[:2] for m in masks)
+    assert masks[0][200, 320] == 255  # the board's plastic
+    assert masks[0][20, 20] == 0 and masks[0][340, 620] == 0  # the table
+    found = outline_candidates(frame, cfg, cfg.outline_pool, off_table=True)
+    gaps = [np.abs(o.corners - canonical_order(BOARD.astype(float))).max() for o in found]
+    assert min(gaps) < 8.0
+
+
+def test_the_dark_plastic_is_not_looked_for_off_the_table_on_a_light_table() -> None:
+    """On a light table the dark search finds the board; the search off the table is
+    the other way round (what is not the table), and finds it too."""
+    frame = board_on_table((170, 180, 190), (30, 30, 32))
+    cfg = default_config()
+    for off_table in (False, True):
+        found = outline_candidates(frame, cfg, cfg.outline_pool, off_table=off_table)
+        gaps = [np.abs(o.corners - canonical_order(BOARD.astype(float))).max() for o in found]
+        assert min(gaps) < 8.0

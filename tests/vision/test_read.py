@@ -2065,3 +2065,25 @@ def test_a_lattice_held_by_a_checked_tablecloth_whose_cells_read_nothing_is_no_b
     frame, truth = rendered(3232009747, table="checked")
     reading = reader().read(frame)
     assert not reading.found or corner_error_cells(truth, reading) < 0.25
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        9898 * 1_000_003 + 24,  # dark-stained wood, as bright as the plastic; no hands
+        9898 * 1_000_003 + 60,  # the same in overcast light, a hand over the board
+    ],
+)
+def test_a_board_on_a_table_as_dark_as_its_plastic_is_found_and_read(seed: int) -> None:
+    """``generate --table dark``: the table is as dark as the board's plastic (stills of
+    ``--seed 9898 --table dark``). The dark region the outline is looked for in is
+    the table and the plastic merged, and the windows show the table as dark as the
+    ribs; the board stands out from the table by its tiles and the plastic's own colour.
+    Without the search off the table, neither board is found."""
+    frame, truth = rendered(seed, table="dark")
+    assert truth.conditions["table"] == "dark"
+    without = BoardReader(replace(default_config(), table_distances=()))
+    assert not without.read(frame).found
+    reading = read_on_the_board(frame, truth)
+    placed, right = tiles_read_right(truth, reading)
+    assert placed >= 8 and right == placed

@@ -17,8 +17,10 @@ from vision.config import ReaderConfig, default_config
 from vision.locate import outline_candidates
 from vision.model import (
     CENTROIDS,
+    EDGE_ENDS,
     PLAY_CORNERS,
     UP,
+    VERTICES,
     Canvas,
     FloatArray,
     outer_corners,
@@ -33,6 +35,7 @@ from vision.rectify import (
     Pyramid,
     _homographies,
     cell_templates,
+    dark_table_band,
     fit_with_lens,
     focal_length,
     homographies_from_corners,
@@ -45,8 +48,10 @@ from vision.rectify import (
     perspective_grid,
     perspective_search,
     plastic_contrast,
+    plastic_distance,
     plausible,
     relowered,
+    rib_colour,
     sample_canvas,
     sample_pixels,
     scorer,
@@ -515,3 +520,90 @@ def test_points_taken_down_from_one_height_are_taken_down_from_another() -> None
     np.testing.assert_allclose(back, seen, atol=1e-6)
     tilt = math.degrees(math.atan(lean(h0, lens)))
     assert 30 < tilt < 50  # the scene's camera leans about 37 degrees (more at the centre)
+
+
+def framed_board(table: tuple[int, int, int], plastic: tuple[int, int, int]) -> np.ndarray:
+    """A 640 x 480 frame of a table with the board's outline (its band and playing
+    area) filled with plastic at :data:`OUTLINE`."""
+    frame = np.full((480, 640, 3), table, np.uint8)
+    cv2.fillConvexPoly(frame, np.round(OUTLINE).astype(np.int32), plastic)
+    return frame
+
+
+OUTLINE = np.array([[320.0, 40.0], [560.0, 440.0], [80.0, 440.0]])
+
+
+@pytest.mark.parametrize(
+    ("table", "dark"),
+    [
+        ((12, 14, 16), True),  # black, darker than the plastic
+        ((30, 31, 32), True),  # a shade darker
+        ((150, 160, 170), False),  # a light table
+        ((45, 60, 75), False),  # brighter than the plastic, however dark it looks
+    ],
+)
+def test_a_table_no_brighter_than_the_band_is_dark(table: tuple[int, int, int], dark: bool) -> None:
+    band = dark_table_band(framed_board(table, (34, 34, 34)), OUTLINE, config())
+    assert (band is not None) == dark
+    if band is not None:
+        assert np.allclose(band, np.log(34.0 + 4.0), atol=0.02)
+
+
+def test_on_a_dark_table_the_lattice_sees_darker_than_the_plastic_as_not_plastic() -> None:
+    """The usual contrast takes what is darker than the plastic for plastic (a window
+    showing a black table would be a rib); the pyramid of a board on a dark table
+    measures the distance from the band's colour, either way."""
+    frame = framed_board((10, 11, 12), (40, 40, 40))
+    frame[300:340, 300:340] = (10, 11, 12)  # a window: the black table under the board
+    frame[250:290, 250:290] = (60, 200, 230)  # a tile
+    cfg = config()
+    base = Pyramid(frame, cfg)
+    board = base.on_dark_table(OUTLINE)
+    assert board is not None and board is not base
+    level = board.levels[0][1]
+    assert float(level[320, 320]) > 0.95  # the window
+    assert float(level[270, 270]) > 0.95  # the tile
+    assert float(level[400, 200]) < 0.05  # the plastic
+    assert float(base.levels[0][1][320, 320]) < 0.05  # the usual contrast: plastic
+    light = Pyramid(framed_board((150, 160, 170), (40, 40, 40)), cfg)
+    assert light.on_dark_table(OUTLINE) is None
+
+
+@pytest.mark.parametrize(
+    ("plastic", "pixel", "distance"),
+    [
+        ((30, 30, 30), (30, 30, 30), 0.0),  # the plastic itself
+        ((30, 30, 30), (33, 32, 31), 0.0),  # within the floor (noise)
+        ((30, 30, 30), (12, 12, 12), 1.0),  # far darker
+        ((30, 30, 30), (90, 90, 90), 1.0),  # far brighter
+        ((30, 30, 30), (16, 30, 52), 1.0),  # about as bright, but brown
+    ],
+)
+def test_plastic_distance_either_way(
+    plastic: tuple[int, int, int], pixel: tuple[int, int, int], distance: float
+) -> None:
+    frame = np.full((4, 4, 3), pixel, np.uint8)
+    colour = np.log(np.array(plastic, np.float64) + 4.0)
+    got = plastic_distance(frame, colour, config())
+    assert got.shape == (4, 4) and got.dtype == np.float32
+    assert float(got[0, 0]) == pytest.approx(distance, abs=0.02)
+
+
+def test_the_ribs_colour_is_the_same_a_cell_off() -> None:
+    """The plastic's colour is read on the lattice's cell edges, which a lattice moved by
+    whole cells still puts on ribs."""
+    canvas = Canvas(20)
+    board = np.zeros((canvas.height, canvas.width, 3), np.uint8)
+    board[:] = (12, 14, 16)  # the table around the board
+    tiles = (60, 200, 230)
+    ends = canvas.to_canvas(EDGE_ENDS.reshape(-1, 2))
+    for tri in canvas.to_canvas(VERTICES.reshape(-1, 2)).reshape(-1, 3, 2)[::2]:
+        cv2.fillConvexPoly(board, np.round(tri).astype(np.int32), tiles)
+    for a, b in ends.reshape(-1, 2, 2):
+        cv2.line(
+            board, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), (40, 40, 40), 3
+        )
+    colour = rib_colour(board, canvas)
+    assert colour is not None
+    assert np.allclose(colour, np.log(44.0), atol=0.05)
+    assert rib_colour(board[:5, :5], canvas) is None  # too few in view
