@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import overload
+from typing import Any, overload
 
 import cv2
 import numpy as np
@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError
-from vision.model import FloatArray, canonical_order, outer_corners
+from vision.model import FloatArray, canonical_order, outer_corners, playing_share
 
 log = logging.getLogger(__name__)
 
@@ -117,25 +117,40 @@ def not_table_masks(small_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> list[NDA
 
     A table as dark as the board's plastic hides the plastic from :func:`dark_masks`
     (the two merge); the board, its tiles and whatever else lies there then stand out
-    from the table instead. The table is what the frame's outer strip shows most of
-    (the median colour there: a board filling most of the frame, or cut off, still
-    leaves most of the strip to the table).
+    from the table instead (the table: :func:`outer_strip`'s median colour).
     """
     colour = cv2.GaussianBlur(small_bgr, (5, 5), 0).astype(np.float32)
     np.log(colour + np.float32(4.0), out=colour)
-    h, w = colour.shape[:2]
-    m = max(2, round(cfg.table_strip * min(h, w)))
-    strip = np.concatenate(
-        [
-            colour[:m].reshape(-1, 3),
-            colour[-m:].reshape(-1, 3),
-            colour[m:-m, :m].reshape(-1, 3),
-            colour[m:-m, -m:].reshape(-1, 3),
-        ]
-    )
-    table = np.median(strip, axis=0).astype(np.float32)
+    table = np.median(outer_strip(colour, cfg), axis=0).astype(np.float32)
     distance = np.abs(colour - table).max(axis=2)
     return [(distance > d).astype(np.uint8) * 255 for d in cfg.table_distances]
+
+
+def outer_strip(image: NDArray[Any], cfg: ReaderConfig) -> NDArray[Any]:
+    """The pixels (N, C) of an image (H, W, C) in its outer strip, ``table_strip`` of
+    its short side wide: what the table shows most of (a board filling most of the
+    frame, or cut off, still leaves most of the strip to the table)."""
+    h, w = image.shape[:2]
+    m = max(2, round(cfg.table_strip * min(h, w)))
+    c = image.shape[2]
+    return np.concatenate(
+        [
+            image[:m].reshape(-1, c),
+            image[-m:].reshape(-1, c),
+            image[m:-m, :m].reshape(-1, c),
+            image[m:-m, -m:].reshape(-1, c),
+        ]
+    )
+
+
+def table_looks_dark(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> bool:
+    """Whether the table in a frame (H, W, 3) uint8 is dark: the median brightest
+    channel of :func:`outer_strip` below ``dark_table_share`` of the frame's bright
+    things (its 99th percentile: the tiles, paper). A lit table of any colour is at
+    least about a third as bright as the tiles; the plastic a tenth or two."""
+    value = frame_bgr[::4, ::4].max(axis=2)[..., None]
+    table = float(np.median(outer_strip(value, cfg)))
+    return table < cfg.dark_table_share * max(float(np.percentile(value, 99)), 1.0)
 
 
 def _fit_side(
@@ -384,6 +399,15 @@ def outline_candidates(
             if area >= min_area:
                 inner = np.concatenate([p for _, p in pieces])
                 found += _scored(inner, area, None, (sh, sw), cfg)
+    if off_table:
+        # Where the plastic looks like the table, what stands out is the tiles alone: on
+        # a full board, the playing area. Each outline is also taken for that, and the
+        # board's outline around it tried next (as it is: no points to straighten it on).
+        grown = 1.0 / playing_share(cfg.band_width)
+        found += [
+            (score * 0.999, c.mean(axis=0) + (c - c.mean(axis=0)) * grown, pts[:0], sup, weak)
+            for score, c, pts, sup, weak in found
+        ]
     # Those on weak lines come last: the likeliest are tried first, the others are there
     # for when none of those fits (the reader ranks them by the lattice).
     found.sort(key=lambda f: (f[4], -f[0]))

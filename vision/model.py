@@ -61,6 +61,17 @@ def outer_corners(band_width: float) -> FloatArray:
     return CENTRE + (PLAY_CORNERS - CENTRE) * scale
 
 
+def playing_share(band_width: float) -> float:
+    """The playing triangle's size as a share of the board's outline (the same centre)
+    for a border band width.
+
+    >>> round(playing_share(0.0), 3), round(playing_share(0.46), 3)
+    (1.0, 0.79)
+    """
+    inradius = SIDE / (2 * SQRT3)
+    return inradius / (inradius + band_width)
+
+
 def project(h: FloatArray, points: FloatArray) -> FloatArray:
     """Apply a 3x3 homography to points of shape (N, 2)."""
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)

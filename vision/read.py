@@ -55,7 +55,7 @@ from vision.colour import (
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify, numeral_trust, read_numerals, set_tiles
-from vision.locate import Outline, outline_candidates, triangle_area
+from vision.locate import Outline, outline_candidates, table_looks_dark, triangle_area
 from vision.model import (
     BONUS,
     CENTROIDS,
@@ -1242,12 +1242,15 @@ class BoardReader:
         refused: list[BoardFit] = []
         cfg = self.config
         first = self._read_located(frame_bgr, frame_bgr, refused)
-        if first.fit is not None and self._on_dark_table(frame_bgr, first.fit):
-            # The table around the board is as dark as its plastic, or darker: the dark
-            # region found may be the plastic and the table merged, its outline the
-            # board's only in part (a lattice on it slides along the tiles). The board
-            # is looked for as what stands out from the table; a fit found so is taken
-            # when held (:meth:`_held`).
+        off_table: BoardReading | None = None
+        if table_looks_dark(frame_bgr, cfg) or (
+            first.fit is not None and self._on_dark_table(frame_bgr, first.fit)
+        ):
+            # The table is dark, or as dark as the board's plastic around the board
+            # found: the dark region found may be the plastic and the table merged, its
+            # outline the board's only in part (a lattice on it slides along the tiles,
+            # or takes another scale). The board is looked for as what stands out from
+            # the table; a fit found so is taken when held (:meth:`_held`).
             off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
             if self._held(off_table):
                 return off_table
@@ -1316,9 +1319,10 @@ class BoardReader:
         # with its tiles, is looked for as what stands out from the table instead (the
         # lattice then fitted to the plastic's own colour, :meth:`Pyramid.for_board`),
         # last, held as above.
-        dark_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
-        if self._held(dark_table):
-            return dark_table
+        if off_table is None:
+            off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
+            if self._held(off_table):
+                return off_table
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")

@@ -38,6 +38,7 @@ from vision.model import (
     Canvas,
     FloatArray,
     outer_corners,
+    playing_share,
     project,
 )
 
@@ -537,11 +538,7 @@ def band_and_surround(
     just outside it, for its outline ``corners`` (3, 2) in the pixels of ``colour``
     (H, W, 3); None where either shows too few pixels."""
     centre = corners.mean(axis=0)
-    # the playing area's share of the outline, from its centre
-    inner = float(
-        np.linalg.norm(PLAY_CORNERS[0] - CENTRE)
-        / np.linalg.norm(outer_corners(band_width)[0] - CENTRE)
-    )
+    inner = playing_share(band_width)
     h, w = colour.shape[:2]
 
     def ring(a: float, b: float) -> NDArray[np.bool_]:

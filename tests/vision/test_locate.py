@@ -15,8 +15,9 @@ from vision.locate import (
     enclosing_triangle,
     not_table_masks,
     outline_candidates,
+    table_looks_dark,
 )
-from vision.model import canonical_order
+from vision.model import canonical_order, playing_share
 
 DEG = math.pi / 180
 
@@ -149,3 +150,40 @@ def test_the_dark_plastic_is_not_looked_for_off_the_table_on_a_light_table() -> 
         found = outline_candidates(frame, cfg, cfg.outline_pool, off_table=off_table)
         gaps = [np.abs(o.corners - canonical_order(BOARD.astype(float))).max() for o in found]
         assert min(gaps) < 8.0
+
+
+def test_tiles_filling_a_board_as_dark_as_the_table_propose_the_board_around_them() -> None:
+    """Where the plastic looks like the table, only the tiles stand out: on a full board,
+    the playing area. Its outline is also taken for the playing area, and the board's
+    outline around it (the band's width more) proposed unstraightened."""
+    frame = np.full((360, 640, 3), (36, 36, 38), np.uint8)  # table and plastic alike
+    outer = canonical_order(BOARD.astype(float))
+    centre = outer.mean(axis=0)
+    playing = centre + (outer - centre) * playing_share(default_config().band_width)
+    cv2.fillConvexPoly(frame, np.round(playing).astype(np.int32), (40, 190, 230))
+    cfg = default_config()
+    found = outline_candidates(frame, cfg, cfg.outline_pool, off_table=True)
+
+    def nearest(target: np.ndarray) -> float:
+        return min(float(np.abs(o.corners - target).max()) for o in found)
+
+    assert nearest(playing) < 6.0
+    assert nearest(outer) < 6.0
+    dark = outline_candidates(frame, cfg, cfg.outline_pool)  # table and plastic as one
+    assert min(float(np.abs(o.corners - outer).max()) for o in dark) > 20.0
+
+
+@pytest.mark.parametrize(
+    ("table", "dark"),
+    [
+        ((14, 16, 20), True),  # black
+        ((20, 34, 52), True),  # dark-stained wood
+        ((60, 90, 120), False),  # a wooden table in dim light: a third of the tiles' white
+        ((170, 180, 190), False),  # a light one
+        ((40, 40, 200), False),  # red
+    ],
+)
+def test_a_table_is_dark_beside_the_tiles(table: tuple[int, int, int], dark: bool) -> None:
+    frame = board_on_table(table, (30, 30, 32))
+    frame[150:170, 300:340] = 230  # a white tile (the joker)
+    assert table_looks_dark(frame, default_config()) == dark
