@@ -1158,7 +1158,7 @@ class BoardReader:
         view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
         plastic = colourful_value(view, cfg.contrast_chroma_weight)
         outline = fit.to_image(outer_corners(cfg.band_width))
-        if dark_table_band(frame_bgr, outline, cfg) is not None:
+        if table_looks_dark(frame_bgr, cfg) or dark_table_band(frame_bgr, outline, cfg) is not None:
             # On a table as dark as the plastic, or darker, a band moved onto the table
             # looks as dark as on the plastic: distance from the plastic's own colour,
             # either way, tells them apart (the ribs' colour, the same a cell off).
@@ -1241,16 +1241,22 @@ class BoardReader:
             return replace(reading, fit=reading.fit.scaled(fx, fy))
         refused: list[BoardFit] = []
         cfg = self.config
-        first = self._read_located(frame_bgr, frame_bgr, refused)
+        # On a dark table, or one as dark as the board's plastic around the board found
+        # in the dark, the dark region is the plastic and the table merged, its outline
+        # the board's only in part (a lattice on it slides along the tiles, or takes
+        # another scale): the board is looked for as what stands out from the table, and
+        # a fit found so taken when held (:meth:`_held`).
         off_table: BoardReading | None = None
-        if table_looks_dark(frame_bgr, cfg) or (
-            first.fit is not None and self._on_dark_table(frame_bgr, first.fit)
+        if table_looks_dark(frame_bgr, cfg):
+            off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
+            if self._held(off_table):
+                return off_table
+        first = self._read_located(frame_bgr, frame_bgr, refused)
+        if (
+            off_table is None
+            and first.fit is not None
+            and self._on_dark_table(frame_bgr, first.fit)
         ):
-            # The table is dark, or as dark as the board's plastic around the board
-            # found: the dark region found may be the plastic and the table merged, its
-            # outline the board's only in part (a lattice on it slides along the tiles,
-            # or takes another scale). The board is looked for as what stands out from
-            # the table; a fit found so is taken when held (:meth:`_held`).
             off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
             if self._held(off_table):
                 return off_table

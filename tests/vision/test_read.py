@@ -2087,3 +2087,22 @@ def test_a_board_on_a_table_as_dark_as_its_plastic_is_found_and_read(seed: int) 
     reading = read_on_the_board(frame, truth)
     placed, right = tiles_read_right(truth, reading)
     assert placed >= 8 and right == placed
+
+
+def test_on_a_dark_table_a_fit_a_cell_off_is_moved_back() -> None:
+    """On a dark table a band moved a cell onto the table looks as dark as the plastic:
+    the band check measures the distance from the ribs' colour instead, either way, and
+    each of the six fits a cell off is moved back (with the darkness alone, three stay
+    off)."""
+    frame, truth = rendered(9898 * 1_000_003 + 12, table="dark")
+    reading = read_on_the_board(frame, truth)
+    assert reading.fit is not None
+    plain = BoardReader(replace(default_config(), dark_table_share=0.0, table_brighter=-9.0))
+    stayed = 0
+    for dx, dy in LATTICE_SHIFTS:
+        off = reading.fit.moved(np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]))
+        back = reader().check_band(frame, off)
+        assert corner_error_cells(truth, BoardReading(True, (), back)) < 0.25
+        kept = plain.check_band(frame, off)
+        stayed += corner_error_cells(truth, BoardReading(True, (), kept)) > 0.5
+    assert stayed >= 1
