@@ -1321,14 +1321,6 @@ class BoardReader:
         )
         if self._held(vivid):
             return vivid
-        # A table as dark as the board's plastic, or darker, merges with it: the board,
-        # with its tiles, is looked for as what stands out from the table instead (the
-        # lattice then fitted to the plastic's own colour, :meth:`Pyramid.for_board`),
-        # last, held as above.
-        if off_table is None:
-            off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
-            if self._held(off_table):
-                return off_table
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")

@@ -28,7 +28,7 @@ from scipy import sparse
 
 from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError
-from vision.locate import relative_value, relative_value_only
+from vision.locate import relative_value, relative_value_only, table_looks_dark
 from vision.model import (
     CENTRE,
     CENTROIDS,
@@ -625,6 +625,7 @@ class Pyramid:
         self._base, self._cfg = base, cfg
         self._others: dict[float | tuple[float, ...], Pyramid] = {}
         self._colour: NDArray[np.float32] | None = None
+        self._table_dark: bool | None = None
         if cfg is None:
             level = value_channel(base)
             self._sample, self.plastic = None, 0.0
@@ -682,12 +683,17 @@ class Pyramid:
         by ``corners`` (3, 2) frame pixels where the table outside it is no brighter
         than its plastic (:meth:`dark_table_band`); else None.
 
-        An outline may also pass for one on a dark table where it is not the board's
-        (its band on tiles, inside a black and white check's dark squares): a fit on
-        this pyramid is one more to weigh, not the only one.
+        Only where the frame's table looks dark (:func:`table_looks_dark`): an outline
+        may also pass for one on a dark table where it is not the board's (its band on
+        tiles, inside a black and white check's dark squares, or on a gingham's
+        squares), and a fit on this pyramid is one more to weigh, not the only one.
         """
-        band = self.dark_table_band(corners)
-        if band is None or self._cfg is None:
+        if self._cfg is None:
+            return None
+        if self._table_dark is None:
+            self._table_dark = table_looks_dark(self._base, self._cfg)
+        band = self.dark_table_band(corners) if self._table_dark else None
+        if band is None:
             return None
         key = tuple(round(float(c), 2) for c in band)
         if key not in self._others:

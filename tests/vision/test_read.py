@@ -1017,7 +1017,9 @@ def test_an_empty_board_on_a_cloth_under_a_warm_lamp_is_found() -> None:
 def test_a_board_under_a_lamps_broad_glare_is_found(name: str, peak: float) -> None:
     """A lamp's glare five cells wide over the board lifts its black plastic to more than
     half the table's brightness: no outline is dark enough at the usual levels, and the
-    paler level tried last finds the board, every tile read right."""
+    paler level tried late finds the board, every tile read right. (The table is not
+    dark: the search for what stands out from it, which finds this board too, is not
+    tried.)"""
     clean = reading_of(name)
     assert clean.fit is not None
     centre = clean.fit.to_image(CENTROIDS).mean(axis=0)

@@ -555,7 +555,7 @@ def test_on_a_dark_table_the_lattice_sees_darker_than_the_plastic_as_not_plastic
     measures the distance from the band's colour, either way."""
     frame = framed_board((10, 11, 12), (40, 40, 40))
     frame[300:340, 300:340] = (10, 11, 12)  # a window: the black table under the board
-    frame[250:290, 250:290] = (60, 200, 230)  # a tile
+    frame[230:290, 240:330] = (60, 200, 230)  # tiles
     cfg = config()
     base = Pyramid(frame, cfg)
     board = base.on_dark_table(OUTLINE)
