@@ -101,6 +101,10 @@ COVERED = "covered or unclear"
 NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
 BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
 RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)"
+DARK_UNCLEAR = (
+    "the table is as dark as the board's plastic, and too few tiles and lattice points "
+    "show the board on it (a lighter cloth under the board helps)"
+)
 PART_OTHER = "part of a sector shows another colour: something over it (a hand? a held tile?)"
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"
@@ -1239,6 +1243,16 @@ class BoardReader:
                 return reading
             fx, fy = w / small.shape[1], h / small.shape[0]
             return replace(reading, fit=reading.fit.scaled(fx, fy))
+        reading = self._searched(frame_bgr)
+        if reading.found and not self._held(reading) and table_looks_dark(frame_bgr, self.config):
+            # On a dark table the lattice fits the tiles alone, at any place, turn and
+            # scale where they are few: a fit held by fewer points and tiles than a fit
+            # needs to be trusted on them alone is no board found.
+            return BoardReading(False, reason=DARK_UNCLEAR)
+        return reading
+
+    def _searched(self, frame_bgr: NDArray[np.uint8]) -> BoardReading:
+        """:meth:`read`'s search for the board, and the board read on the fit found."""
         refused: list[BoardFit] = []
         cfg = self.config
         # On a dark table, or one as dark as the board's plastic around the board found

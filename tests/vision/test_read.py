@@ -2108,3 +2108,17 @@ def test_on_a_dark_table_a_fit_a_cell_off_is_moved_back() -> None:
         kept = plain.check_band(frame, off)
         stayed += corner_error_cells(truth, BoardReading(True, (), kept)) > 0.5
     assert stayed >= 1
+
+
+def test_on_a_dark_table_a_lattice_held_by_few_points_and_no_tiles_is_no_board() -> None:
+    """On a dark table the windows look like the ribs, and a lattice may fit a few
+    tiles at any place, turn and scale (k9898/53: six points, no tile named, a cell
+    and a half off, with a hand over the board). Such a fit is no board found, with
+    a reason that says what would help."""
+    frame, truth = rendered(9898 * 1_000_003 + 53, table="dark")
+    reading = reader().read(frame)
+    assert not reading.found
+    assert "dark" in reading.reason and "cloth" in reading.reason
+    anywhere = BoardReader(replace(default_config(), dark_table_share=0.0))
+    found = anywhere.read(frame)  # with the table not taken for dark: a wrong fit
+    assert found.found and corner_error_cells(truth, found) > 0.5
