@@ -1160,17 +1160,20 @@ class BoardReader:
         cfg = self.config
         wide = Canvas(cfg.band_check_ppu, margin=Canvas(cfg.band_check_ppu).margin + 1.0)
         view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
-        plastic = colourful_value(view, cfg.contrast_chroma_weight)
+        value, plastic = value_channel(view), colourful_value(view, cfg.contrast_chroma_weight)
         outline = fit.to_image(outer_corners(cfg.band_width))
         if table_looks_dark(frame_bgr, cfg) or dark_table_band(frame_bgr, outline, cfg) is not None:
             # On a table as dark as the plastic, or darker, a band moved onto the table
-            # looks as dark as on the plastic: distance from the plastic's own colour,
-            # either way, tells them apart (the ribs' colour, the same a cell off).
+            # looks as dark as on the plastic, and the windows show it as dark as the
+            # ribs: distance from the plastic's own colour, either way, tells them apart
+            # (the ribs' colour, the same a cell off), for the band and the cells alike.
             ribs = rib_colour(view, wide)
             if ribs is not None:
                 plastic = plastic_distance(view, ribs, cfg) * np.float32(255.0)
+                if table_looks_dark(frame_bgr, cfg):
+                    value = plastic
         valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
-        return value_channel(view), plastic, valid
+        return value, plastic, valid
 
     def _shifted(
         self,
@@ -1754,6 +1757,27 @@ class BoardReader:
         )
         value = value_channel(canvas_bgr)
         windows, clear_windows, plain_windows = self._see_through(value, valid, ppu, shifts)
+        bonus_bgr = canvas_bgr  # what a bonus cell's see-through numeral is read on
+        dark_table = table_looks_dark(frame_bgr, cfg)
+        if dark_table:
+            # On a dark table the windows may show it as dark as the ribs, or darker:
+            # their shape is also looked for in the distance from the ribs' colour,
+            # either way (the plastic dark in it, the windows and the tiles light, as in
+            # the brightness of a board on a light table); a window either shows is seen.
+            ribs = rib_colour(canvas_bgr, canvas)
+            if ribs is not None:
+                shapes = plastic_distance(canvas_bgr, ribs, cfg) * np.float32(255.0)
+                also = self._see_through(shapes, valid, ppu, shifts)
+                windows, clear_windows, plain_windows = (
+                    windows | also[0],
+                    clear_windows | also[1],
+                    plain_windows | also[2],
+                )
+                # (and a bonus cell's numeral, which shows the table: light in it, and
+                # graded: no floor, a wider span)
+                graded = replace(cfg, plastic_distance=(0.0, 2 * cfg.plastic_distance[1]))
+                near = plastic_distance(canvas_bgr, ribs, graded) * np.float32(255.0)
+                bonus_bgr = cv2.merge([near.astype(np.uint8)] * 3)
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
             details["clear_windows"] = clear_windows
@@ -1767,7 +1791,10 @@ class BoardReader:
         stride = _sample_stride(ppu, cfg)
         whole = pixels(value, packed.whole_flat[::stride]).astype(np.float64)  # max(B, G, R)
         bright = float(percentiles(whole, [97])[0]) if len(whole) else 255.0
-        span = max(bright - float(black_srgb.max()), 8.0)
+        # (on a dark table, at least the plastic's own level: on an empty board there
+        # nothing is bright, and a sixth of a tiny span is the photo's noise)
+        least = float(black_srgb.max()) if dark_table else 8.0
+        span = max(bright - float(black_srgb.max()), least, 8.0)
 
         darkness = _Darkness(black_srgb, field, span)
 
@@ -1816,15 +1843,18 @@ class BoardReader:
         # own numeral is a third as big): under haze or glare its black frame may not look
         # like plastic, but the numeral, as big as the board's design prints it, tells
         # (at the best of :attr:`bonus_sizes`).
+        # (On a dark table the numeral shows the table as dark as the plastic, or
+        # darker, and a tile's numeral may seem to show in it: every bonus cell whose
+        # window is not seen is looked at so.)
         doubtful = np.flatnonzero(
-            seen & (BONUS > 1) & ~windows & (fills > cfg.occupancy_max_empty_fill)
+            seen & (BONUS > 1) & ~windows & ((fills > cfg.occupancy_max_empty_fill) | dark_table)
         )
         bonus_seen = np.zeros(len(cell_zones), dtype=bool)
         if len(doubtful):
             corr = np.max(
                 [
                     self.numerals.scores(
-                        canvas_bgr,
+                        bonus_bgr,
                         doubtful.tolist(),
                         ppu,
                         cfg,

@@ -2112,13 +2112,23 @@ def test_on_a_dark_table_a_fit_a_cell_off_is_moved_back() -> None:
 
 def test_on_a_dark_table_a_lattice_held_by_few_points_and_no_tiles_is_no_board() -> None:
     """On a dark table the windows look like the ribs, and a lattice may fit a few
-    tiles at any place, turn and scale (k9898/53: six points, no tile named, a cell
-    and a half off, with a hand over the board). Such a fit is no board found, with
-    a reason that says what would help."""
-    frame, truth = rendered(9898 * 1_000_003 + 53, table="dark")
+    tiles at any place, turn and scale (k4242/6: the search in the dark finds one on six
+    points, no tile named, ten cells off, with a hand over the board). Such a fit is no
+    board found, with a reason that says what would help."""
+    frame, truth = rendered(4242 * 1_000_003 + 6, table="dark")
     reading = reader().read(frame)
     assert not reading.found
     assert "dark" in reading.reason and "cloth" in reading.reason
-    anywhere = BoardReader(replace(default_config(), dark_table_share=0.0))
-    found = anywhere.read(frame)  # with the table not taken for dark: a wrong fit
-    assert found.found and corner_error_cells(truth, found) > 0.5
+    searched = reader()._searched(frame)  # the search alone: a wrong fit
+    assert searched.found and corner_error_cells(truth, searched) > 0.5
+
+
+@pytest.mark.parametrize("seed", [11, 14])
+def test_an_empty_board_on_a_dark_table_reads_empty(seed: int) -> None:
+    """The start of a game on a dark table: no tile, and every window shows the table
+    as dark as the ribs, or darker. The windows' shape is looked for in the distance
+    from the ribs' colour, and the bonus cells' see-through numerals too: every cell
+    reads empty. (In the brightness alone, no window shows and no cell reads.)"""
+    frame, truth = rendered(seed, table="dark", tiles=0, hands=0, cut=False)
+    reading = read_on_the_board(frame, truth)
+    assert [c.state for c in reading.cells] == ["empty"] * 36

@@ -521,3 +521,15 @@ def test_raised_tiles_show_the_parallax_of_their_height() -> None:
     undistorted = cv2.undistortPoints(above.reshape(1, 1, 2), cam.K, cam.dist, P=cam.K)
     assert np.linalg.norm(q[:2] / q[2] - undistorted.ravel()) < 0.01
     assert np.allclose(cam.homography_at(0.0), cam.homography())
+
+
+def test_a_filmed_game_is_laid_on_the_table_asked_for() -> None:
+    """``generate --games N --table dark`` films the games on a dark table; without it
+    they stay on wood, drawn from the same seed as before."""
+    from vision.render.film import game_scene
+
+    wood = game_scene(9999)
+    assert wood.table.kind == "wood"
+    assert game_scene(9999, table="wood") == wood
+    dark = game_scene(9999, table="dark")
+    assert dark.table.kind == "dark" and dark.camera == wood.camera

@@ -184,10 +184,12 @@ def write_game(
     size: tuple[int, int] = (960, 540),
     progress: Callable[[int], Any] | None = None,
     stable: int = 3,
+    table: str = "wood",
 ) -> list[FramePlan]:
-    """Render every frame of ``game`` into ``out_dir`` with truth, record and events."""
+    """Render every frame of ``game`` into ``out_dir`` with truth, record and events, on
+    a ``table`` of that kind (:func:`vision.render.table.sample_table`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    base = game_scene(seed, size)
+    base = game_scene(seed, size, table=table)
     seats = {p: SEATS[i] for i, p in enumerate(game.players)}
     rack_xy = {
         p: tuple(rack_positions(seats[p], 1, _rack_distance(p, seats))[0][:2]) for p in game.players

@@ -7,6 +7,7 @@
 
 The last five force a condition of every still (an empty board on a cloth under a
 tungsten lamp: ``--tiles 0 --table cloth --light tungsten``); each is random otherwise.
+``--table`` also lays the filmed games' board on that table (wood by default).
 
 Layout: ``OUT_DIR/stills/NNNNNN.jpg`` + ``.json``; ``OUT_DIR/games/game_MMM/`` with frames,
 truth, ``record.json`` and ``events.json``. ``--sample`` writes the bundled sample set
@@ -90,7 +91,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     force = parser.add_argument_group(
         "forced conditions of the stills (each random when not given)"
     )
-    force.add_argument("--table", choices=TABLE_KINDS + EXTRA_TABLE_KINDS, help="the table's kind")
+    force.add_argument(
+        "--table",
+        choices=TABLE_KINDS + EXTRA_TABLE_KINDS,
+        help="the table's kind (the stills' and the games')",
+    )
     force.add_argument("--light", choices=sorted(LIGHTS), help="the light's kind")
     force.add_argument("--tiles", type=int, help="tiles on the board (0-36)")
     force.add_argument("--hands", type=int, choices=(0, 1, 2), help="hands over the board")
@@ -267,7 +272,13 @@ def run(args: argparse.Namespace) -> int:
                 bar.update(1)
         for k, g in enumerate(games):
             write_game(
-                g, out / "games" / f"game_{k:03d}", args.seed + k, args.game_size, bar.update, 3
+                g,
+                out / "games" / f"game_{k:03d}",
+                args.seed + k,
+                args.game_size,
+                bar.update,
+                3,
+                args.table or "wood",
             )
     print(f"wrote {args.stills} stills and {len(games)} games to {out}")
     return 0
