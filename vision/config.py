@@ -106,7 +106,7 @@ class ReaderConfig:
     contrast_span: float
     contrast_chroma_weight: float  # chroma's weight beside value in 'not plastic'
     plastic_board_quantile: float  # the plastic is no darker than this percentile of the board
-    table_brighter: float  # ln: a table less brighter than the band is taken as dark
+    table_brighter: float  # ln: a table not this much brighter than the band is dark
     plastic_distance: tuple[float, float]  # ln: (floor, span) of 'not plastic' on a dark table
     table_strip: float  # the frame's outer strip, of its short side, that shows the table
     table_distances: tuple[float, ...]  # ln: farther from the table's colour is not the table

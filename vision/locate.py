@@ -84,19 +84,6 @@ def white_reference(value: NDArray[np.float32], cfg: ReaderConfig) -> NDArray[np
     return ref  # type: ignore[no-any-return]
 
 
-def dark_mask(
-    frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, level: float | None = None
-) -> NDArray[np.uint8]:
-    """Pixels dark and colourless relative to their surroundings (the board's plastic).
-
-    ``frame_bgr``: (H, W, 3) uint8. Returns (H, W) uint8 of 0/255.
-    """
-    rel_v, rel_c = relative_value(frame_bgr, cfg)
-    level = cfg.dark_relative_value if level is None else level
-    dark = (rel_v < level) & (rel_c < cfg.dark_relative_chroma)
-    return dark.astype(np.uint8) * 255
-
-
 def dark_masks(
     small_bgr: NDArray[np.uint8], cfg: ReaderConfig, levels: Sequence[float] | None = None
 ) -> list[NDArray[np.uint8]]:

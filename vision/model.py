@@ -56,9 +56,7 @@ FACING: NDArray[np.int64] = np.array(
 
 def outer_corners(band_width: float) -> FloatArray:
     """Corners of the board's outline (sharp, before rounding) for a border band width."""
-    inradius = SIDE / (2 * SQRT3)
-    scale = (inradius + band_width) / inradius
-    return CENTRE + (PLAY_CORNERS - CENTRE) * scale
+    return CENTRE + (PLAY_CORNERS - CENTRE) / playing_share(band_width)
 
 
 def playing_share(band_width: float) -> float:

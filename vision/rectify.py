@@ -515,8 +515,8 @@ def plastic_distance(
 ) -> NDArray[np.float32]:
     """How clearly each pixel is not the board's plastic of colour ``plastic`` (3,)
     (:func:`log_colour`), 0..1, float32 (H, W): the largest ratio of a channel's to the
-    plastic's, either way, past ``contrast_floor`` in ``contrast_span``
-    (``plastic_distance``: (floor, span) in ln units).
+    plastic's, either way, in ln units, past the floor of ``cfg.plastic_distance``
+    (floor, span) and up to the span beyond it.
 
     :func:`plastic_contrast` takes whatever is brighter than the plastic for not
     plastic; a table as dark as the plastic, or darker, is not brighter (the windows
@@ -561,9 +561,9 @@ def dark_table_band(
     frame_bgr: NDArray[np.uint8], corners: FloatArray, cfg: ReaderConfig
 ) -> FloatArray | None:
     """The colour (3,) of :func:`log_colour` of the band of the board outlined by
-    ``corners`` (3, 2) pixels of ``frame_bgr`` (H, W, 3) uint8 where the table outside
-    it is no brighter than it (by less than ``table_brighter``, ln units, in its
-    brightest channel); else None."""
+    ``corners`` (3, 2) pixels of ``frame_bgr`` (H, W, 3) uint8 where the table just
+    outside it is not brighter than it (in their brightest channels, by
+    ``table_brighter`` ln units or more): the board lies on a dark table. Else None."""
     return _dark_table_band(log_colour(frame_bgr[::4, ::4]), corners / 4.0, cfg)
 
 
@@ -594,12 +594,12 @@ def rib_colour(view_bgr: NDArray[np.uint8], canvas: Canvas) -> FloatArray | None
     uv = np.round(canvas.to_canvas(pts)).astype(int)
     h, w = view_bgr.shape[:2]
     inside = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
-    px = view_bgr[uv[inside, 1], uv[inside, 0]].astype(np.float64)
+    px = view_bgr[uv[inside, 1], uv[inside, 0]]
     if len(px) < 30:
         return None
-    chroma = px.max(axis=1) - px.min(axis=1)
+    chroma = px.max(axis=1).astype(np.int16) - px.min(axis=1)
     plain = px[chroma <= np.median(chroma)]
-    return np.median(np.log(plain + 4.0), axis=0)  # type: ignore[no-any-return]
+    return np.median(log_colour(plain), axis=0).astype(np.float64)  # type: ignore[no-any-return]
 
 
 class Pyramid:
