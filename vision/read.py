@@ -1774,9 +1774,11 @@ class BoardReader:
                     plain_windows | also[2],
                 )
                 # (and a bonus cell's numeral, which shows the table: light in it, and
-                # graded: no floor, a wider span)
+                # graded: no floor, a wider span, smoothed by a pixel, as the noise of
+                # dark pixels is large in ratios)
                 graded = replace(cfg, plastic_distance=(0.0, 2 * cfg.plastic_distance[1]))
                 near = plastic_distance(canvas_bgr, ribs, graded) * np.float32(255.0)
+                near = cv2.GaussianBlur(near, (0, 0), 1.0)
                 bonus_bgr = cv2.merge([near.astype(np.uint8)] * 3)
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
