@@ -14,7 +14,10 @@ occupancy is read on several frames is a decision taken:
   hand the reader saw as the record does not hide the next placement;
 - something over the board (cells read unknown, or change around the new tile or on the
   border band): wait, decide nothing and keep the reference; the scene is read again
-  less often the longer it rests (a hand that leaves starts a new still run);
+  less often the longer it rests (a hand that leaves starts a new still run). An empty
+  cell read unknown whose picture has not changed since the board last matched the
+  record is no such thing: it counts as empty (the reader may call a hard empty cell
+  unknown now and then, a bonus cell over a dark table);
 - exactly one empty cell now holds a tile, all else unchanged, nothing over the board:
   a placement; the tile is chosen among those still available in all rotations, the
   engine checks and scores it (an illegal one stays on the board until it is taken back:
@@ -600,7 +603,7 @@ class Tracker:
                 still.readings[fname] = self._read(frame)
         keep = {f[0] for f in recent}
         still.readings = {k: v for k, v in still.readings.items() if k in keep}
-        readings = [still.readings[f[0]] for f in recent]
+        readings = [self._steady(still.readings[f[0]], f[2]) for f in recent]
         if len(readings) < self.cfg.same_reads:
             return []
         states = {tuple(c.state for c in r.cells) for r in readings}
@@ -610,6 +613,32 @@ class Tracker:
             return []
         events = self._decide(name, frame_bgr, grey, readings, still)
         return events
+
+    def _steady(self, reading: BoardReading, grey: View) -> BoardReading:
+        """``reading`` with its unknown cells that are empty in the record, and whose
+        picture has not changed since the board last matched it, read as empty.
+
+        Nothing came onto such a cell: no tile, no hand (either would change its
+        picture). The reader may still call it unknown where an empty cell is hard to
+        tell (a bonus cell's see-through numeral over a table as dark as the plastic),
+        and the placement next to it would wait for it forever.
+        """
+        if self.clean is None or not reading.found:
+            return reading
+        change = self._change(grey)
+        steady = [
+            c.index
+            for c in reading.cells
+            if c.state == UNKNOWN
+            and c.index not in self.physical
+            and change[c.index] < self.cfg.stray_threshold
+        ]
+        if not steady:
+            return reading
+        cells = tuple(
+            CellReading(c.index, EMPTY) if c.index in steady else c for c in reading.cells
+        )
+        return replace(reading, cells=cells)
 
     def _retry_interval(self, still: _Still) -> int:
         """Frames to wait before reading a scene with something over the board again: the

@@ -541,3 +541,26 @@ def test_a_flicker_of_light_after_the_hand_leaves_does_not_delay(scene: Scene) -
     events = feed(tracker, steps, 20)
     assert [(type(e), getattr(e, "placement", None)) for e in events] == [(Placed, b)]
     assert events[0].frame in ("0023.jpg", "0024.jpg")  # within two still frames
+
+
+def test_an_unchanged_empty_cell_read_unknown_does_not_hold_a_placement_up(
+    scene: Scene,
+) -> None:
+    """The reader may call an empty cell unknown where an empty cell is hard to tell (a
+    bonus cell's see-through numeral over a table as dark as the plastic), now and then.
+    Its picture has not changed since the board last matched the record: nothing came
+    onto it, so it counts as empty and the placement beside it is scored. A cell that
+    reads unknown because something is over it changes its picture, and is waited for
+    (the hand's frames above)."""
+    tracker, _ = make_tracker(scene)
+    a = P("6:RRY5")
+    feed(tracker, [scene.frame({}) for _ in range(3)])
+    x, y = SPECTRANGLE36.geometry[6].centroid
+    flicker = {7: CellReading(7, UNKNOWN, note="does not look like a tile")}
+    frames = [
+        scene.frame({}, hand=(x - 1.5, y + 2.0)),
+        scene.frame({6: a}, hand=(x + 1.0, y + 2.5)),
+        *[scene.frame({6: a}, reading=flicker if k % 2 else None) for k in range(6)],
+    ]
+    placed = placements(feed(tracker, frames, 10))
+    assert [(p.placement, p.player) for p in placed] == [(a, 1)]
