@@ -135,8 +135,9 @@ def table_looks_dark(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> bool:
     channel of :func:`outer_strip` below ``dark_table_share`` of the frame's bright
     things (its 99th percentile: the tiles, paper). A lit table of any colour is at
     least about a third as bright as the tiles; the plastic a tenth or two."""
-    value = frame_bgr[::4, ::4].max(axis=2)[..., None]
-    table = float(np.median(outer_strip(value, cfg)))
+    b, g, r = cv2.split(np.ascontiguousarray(frame_bgr[::4, ::4]))
+    value = cv2.max(cv2.max(b, g), r)
+    table = float(np.median(outer_strip(value[..., None], cfg)))
     return table < cfg.dark_table_share * max(float(np.percentile(value, 99)), 1.0)
 
 

@@ -1162,7 +1162,8 @@ class BoardReader:
         view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
         value, plastic = value_channel(view), colourful_value(view, cfg.contrast_chroma_weight)
         outline = fit.to_image(outer_corners(cfg.band_width))
-        if table_looks_dark(frame_bgr, cfg) or dark_table_band(frame_bgr, outline, cfg) is not None:
+        dark_table = table_looks_dark(frame_bgr, cfg)
+        if dark_table or dark_table_band(frame_bgr, outline, cfg) is not None:
             # On a table as dark as the plastic, or darker, a band moved onto the table
             # looks as dark as on the plastic, and the windows show it as dark as the
             # ribs: distance from the plastic's own colour, either way, tells them apart
@@ -1170,7 +1171,7 @@ class BoardReader:
             ribs = rib_colour(view, wide)
             if ribs is not None:
                 plastic = plastic_distance(view, ribs, cfg) * np.float32(255.0)
-                if table_looks_dark(frame_bgr, cfg):
+                if dark_table:
                     value = plastic
         valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
         return value, plastic, valid
@@ -1345,7 +1346,7 @@ class BoardReader:
 
     def _on_dark_table(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> bool:
         """Whether the table around the board ``fit`` puts in the frame is no brighter
-        than the board's band (:meth:`Pyramid.dark_table_band`)."""
+        than the board's band (:func:`vision.rectify.dark_table_band`)."""
         outline = fit.to_image(outer_corners(self.config.band_width))
         return dark_table_band(frame_bgr, outline, self.config) is not None
 
@@ -1759,27 +1760,20 @@ class BoardReader:
         windows, clear_windows, plain_windows = self._see_through(value, valid, ppu, shifts)
         bonus_bgr = canvas_bgr  # what a bonus cell's see-through numeral is read on
         dark_table = table_looks_dark(frame_bgr, cfg)
-        if dark_table:
+        ribs = rib_colour(canvas_bgr, canvas) if dark_table else None
+        if ribs is not None:
             # On a dark table the windows may show it as dark as the ribs, or darker:
             # their shape is also looked for in the distance from the ribs' colour,
             # either way (the plastic dark in it, the windows and the tiles light, as in
             # the brightness of a board on a light table); a window either shows is seen.
-            ribs = rib_colour(canvas_bgr, canvas)
-            if ribs is not None:
-                shapes = plastic_distance(canvas_bgr, ribs, cfg) * np.float32(255.0)
-                also = self._see_through(shapes, valid, ppu, shifts)
-                windows, clear_windows, plain_windows = (
-                    windows | also[0],
-                    clear_windows | also[1],
-                    plain_windows | also[2],
-                )
-                # (and a bonus cell's numeral, which shows the table: light in it, and
-                # graded: no floor, a wider span, smoothed by a pixel, as the noise of
-                # dark pixels is large in ratios)
-                graded = replace(cfg, plastic_distance=(0.0, 2 * cfg.plastic_distance[1]))
-                near = plastic_distance(canvas_bgr, ribs, graded) * np.float32(255.0)
-                near = cv2.GaussianBlur(near, (0, 0), 1.0)
-                bonus_bgr = cv2.merge([near.astype(np.uint8)] * 3)
+            shapes = plastic_distance(canvas_bgr, ribs, cfg) * np.float32(255.0)
+            also = self._see_through(shapes, valid, ppu, shifts)
+            windows, clear_windows, plain_windows = (
+                windows | also[0],
+                clear_windows | also[1],
+                plain_windows | also[2],
+            )
+            bonus_bgr = self._bonus_view(canvas_bgr, ribs)
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
             details["clear_windows"] = clear_windows
@@ -2501,6 +2495,18 @@ class BoardReader:
         return seen, clear, plain
 
     # -- colour ---------------------------------------------------------------------------
+
+    def _bonus_view(self, canvas_bgr: NDArray[np.uint8], ribs: FloatArray) -> NDArray[np.uint8]:
+        """What a bonus cell's see-through numeral is read on over a dark table: the
+        distance of a canvas (H, W, 3) uint8 from the ribs' colour ``ribs`` (3,) of
+        :func:`vision.rectify.log_colour`, as a grey (H, W, 3) uint8 image. The numeral
+        shows the table: light in it. Graded (no floor, twice the span) and smoothed by a
+        pixel: the noise of dark pixels is large in ratios."""
+        cfg = self.config
+        graded = replace(cfg, plastic_distance=(0.0, 2 * cfg.plastic_distance[1]))
+        near = plastic_distance(canvas_bgr, ribs, graded) * np.float32(255.0)
+        near = cv2.GaussianBlur(near, (0, 0), 1.0)
+        return cv2.merge([near.astype(np.uint8)] * 3)  # type: ignore[no-any-return]
 
     def _black_field(
         self,
