@@ -1170,7 +1170,7 @@ class BoardReader:
             # (the ribs' colour, the same a cell off), for the band and the cells alike.
             ribs = rib_colour(view, wide)
             if ribs is not None:
-                plastic = plastic_distance(view, ribs, cfg) * np.float32(255.0)
+                plastic = plastic_distance(view, ribs, *cfg.plastic_distance) * np.float32(255.0)
                 if dark_table:
                     value = plastic
         valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
@@ -1247,16 +1247,18 @@ class BoardReader:
                 return reading
             fx, fy = w / small.shape[1], h / small.shape[0]
             return replace(reading, fit=reading.fit.scaled(fx, fy))
-        reading = self._searched(frame_bgr)
-        if reading.found and not self._held(reading) and table_looks_dark(frame_bgr, self.config):
+        dark_table = table_looks_dark(frame_bgr, self.config)
+        reading = self._searched(frame_bgr, dark_table)
+        if reading.found and not self._held(reading) and dark_table:
             # On a dark table the lattice fits the tiles alone, at any place, turn and
             # scale where they are few: a fit held by fewer points and tiles than a fit
             # needs to be trusted on them alone is no board found.
             return BoardReading(False, reason=DARK_UNCLEAR)
         return reading
 
-    def _searched(self, frame_bgr: NDArray[np.uint8]) -> BoardReading:
-        """:meth:`read`'s search for the board, and the board read on the fit found."""
+    def _searched(self, frame_bgr: NDArray[np.uint8], dark_table: bool) -> BoardReading:
+        """:meth:`read`'s search for the board, and the board read on the fit found
+        (``dark_table``: the table looks dark, :func:`table_looks_dark`)."""
         refused: list[BoardFit] = []
         cfg = self.config
         # On a dark table, or one as dark as the board's plastic around the board found
@@ -1264,17 +1266,12 @@ class BoardReader:
         # the board's only in part (a lattice on it slides along the tiles, or takes
         # another scale): the board is looked for as what stands out from the table, and
         # a fit found so taken when held (:meth:`_held`).
-        off_table: BoardReading | None = None
-        if table_looks_dark(frame_bgr, cfg):
+        if dark_table:
             off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
             if self._held(off_table):
                 return off_table
         first = self._read_located(frame_bgr, frame_bgr, refused)
-        if (
-            off_table is None
-            and first.fit is not None
-            and self._on_dark_table(frame_bgr, first.fit)
-        ):
+        if not dark_table and first.fit is not None and self._on_dark_table(frame_bgr, first.fit):
             off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
             if self._held(off_table):
                 return off_table
@@ -1766,7 +1763,7 @@ class BoardReader:
             # their shape is also looked for in the distance from the ribs' colour,
             # either way (the plastic dark in it, the windows and the tiles light, as in
             # the brightness of a board on a light table); a window either shows is seen.
-            shapes = plastic_distance(canvas_bgr, ribs, cfg) * np.float32(255.0)
+            shapes = plastic_distance(canvas_bgr, ribs, *cfg.plastic_distance) * np.float32(255.0)
             also = self._see_through(shapes, valid, ppu, shifts)
             windows, clear_windows, plain_windows = (
                 windows | also[0],
@@ -2502,9 +2499,8 @@ class BoardReader:
         :func:`vision.rectify.log_colour`, as a grey (H, W, 3) uint8 image. The numeral
         shows the table: light in it. Graded (no floor, twice the span) and smoothed by a
         pixel: the noise of dark pixels is large in ratios."""
-        cfg = self.config
-        graded = replace(cfg, plastic_distance=(0.0, 2 * cfg.plastic_distance[1]))
-        near = plastic_distance(canvas_bgr, ribs, graded) * np.float32(255.0)
+        span = 2 * self.config.plastic_distance[1]
+        near = plastic_distance(canvas_bgr, ribs, 0.0, span) * np.float32(255.0)
         near = cv2.GaussianBlur(near, (0, 0), 1.0)
         return cv2.merge([near.astype(np.uint8)] * 3)  # type: ignore[no-any-return]
 

@@ -511,18 +511,17 @@ def log_colour(frame_bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
 
 
 def plastic_distance(
-    frame_bgr: NDArray[np.uint8], plastic: FloatArray, cfg: ReaderConfig
+    frame_bgr: NDArray[np.uint8], plastic: FloatArray, floor: float, span: float
 ) -> NDArray[np.float32]:
     """How clearly each pixel is not the board's plastic of colour ``plastic`` (3,)
     (:func:`log_colour`), 0..1, float32 (H, W): the largest ratio of a channel's to the
-    plastic's, either way, in ln units, past the floor of ``cfg.plastic_distance``
-    (floor, span) and up to the span beyond it.
+    plastic's, either way, in ln units, past ``floor`` and up to ``span`` beyond it (the
+    reader's: ``cfg.plastic_distance``).
 
     :func:`plastic_contrast` takes whatever is brighter than the plastic for not
     plastic; a table as dark as the plastic, or darker, is not brighter (the windows
     then show it darker than the ribs): darker counts here too, and a dark table's tint.
     """
-    floor, span = cfg.plastic_distance
     diff = log_colour(frame_bgr)
     diff -= plastic.astype(np.float32)
     out = np.abs(diff).max(axis=2)
@@ -630,7 +629,7 @@ class Pyramid:
             level = value_channel(base)
             self._sample, self.plastic = None, 0.0
         elif isinstance(plastic, np.ndarray):
-            level = plastic_distance(base, plastic, cfg)
+            level = plastic_distance(base, plastic, *cfg.plastic_distance)
             self._sample, self.plastic = None, 0.0
         else:
             level, self._sample, self.plastic = _plastic_contrast(base, cfg, plastic)

@@ -2119,7 +2119,7 @@ def test_on_a_dark_table_a_lattice_held_by_few_points_and_no_tiles_is_no_board()
     reading = reader().read(frame)
     assert not reading.found
     assert "dark" in reading.reason and "cloth" in reading.reason
-    searched = reader()._searched(frame)  # the search alone: a wrong fit
+    searched = reader()._searched(frame, dark_table=True)  # the search alone: a wrong fit
     assert searched.found and corner_error_cells(truth, searched) > 0.5
 
 

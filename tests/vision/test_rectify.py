@@ -584,7 +584,7 @@ def test_plastic_distance_either_way(
 ) -> None:
     frame = np.full((4, 4, 3), pixel, np.uint8)
     colour = np.log(np.array(plastic, np.float64) + 4.0)
-    got = plastic_distance(frame, colour, config())
+    got = plastic_distance(frame, colour, *config().plastic_distance)
     assert got.shape == (4, 4) and got.dtype == np.float32
     assert float(got[0, 0]) == pytest.approx(distance, abs=0.02)
 
