@@ -153,6 +153,9 @@ class ReaderConfig:
     seen_palette_min_sectors: int  # sectors of vouched tiles needed to adapt the palette
     seen_palette_prior: float
     band_bright_level: float  # a side of the band below it is evidence of plastic
+    #: where nothing else found the board and the table does not look dark, look for
+    #: what stands out from the table last (as over a dark table, first)
+    off_table_last: bool
     band_covered_level: float  # a side above it is not plastic, however bright
     band_shift_margin: float
     band_move_max_unclear: int  # a move by a cell may make so many more cells unclear

@@ -1111,7 +1111,9 @@ class BoardReader:
                         other = fit_board(frame_bgr, corners, cfg, pyramid)
                     except BoardNotFoundError:
                         continue
-                    if self._refusal(other):
+                    # (a lattice whose board covers less than an outline may fits a
+                    # pattern within the board: a tile's sectors at half its scale)
+                    if self._refusal(other) or self._too_small(other, frame_bgr.shape):
                         continue
                     other, other_evidence = self._band_checked(frame_bgr, other)
                     if other_evidence > best_evidence:
@@ -1336,6 +1338,16 @@ class BoardReader:
         )
         if self._held(vivid):
             return vivid
+        # A board whose plastic stands out from a table a little darker or lighter
+        # than it, but not as dark and colourless as the dark regions looked for: its
+        # outline is looked for as what is not the table, last. Held as above, and on
+        # a band that looks like the plastic along most of its sides seen (a lattice
+        # fitted on a cluster of tiles alone, a half turn off, puts its band on tiles
+        # and on the table).
+        if self.config.off_table_last and not dark_table:
+            off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
+            if self._held(off_table) and self._band_on_plastic(frame_bgr, off_table):
+                return off_table
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")
@@ -1363,6 +1375,15 @@ class BoardReader:
         least = self.config.trust_min_points
         named = sum(c.state == TILE for c in reading.cells)
         return reading.fit.points >= least or named >= least
+
+    def _band_on_plastic(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
+        """Whether the band of a found reading's fit looks like the plastic
+        (``band_bright_level`` or darker) along most of its sides in the frame."""
+        if reading.fit is None:
+            return False
+        levels = self._shifted(*self._band_view(frame_bgr, reading.fit), np.zeros(2))[0]
+        seen = levels[~np.isnan(levels)]
+        return 2 * int((seen < self.config.band_bright_level).sum()) > len(seen)
 
     def _clearer(self, other: BoardReading, first: BoardReading, unclear: int) -> bool:
         """Whether ``other`` reads more of its cells than ``first`` (``unclear`` of whose
