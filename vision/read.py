@@ -1293,8 +1293,11 @@ class BoardReader:
         second = self._read_located(frame_bgr, balanced)
         if first.fit is not None:
             if not held:
+                # (the one held by more points; or the one that names as many tiles as
+                # a fit needs to be trusted on, where the other does not)
                 more = second.fit is not None and second.fit.points > first.fit.points
-                return second if more else first
+                trusted = self._held(second) and not self._held(first)
+                return second if more or trusted else first
             if self._clearer(second, first, unclear):
                 return second
             # Still unclear: the lattice may rest on the wrong one of several outlines

@@ -2160,3 +2160,15 @@ def test_the_last_search_off_the_table_wants_the_band_on_plastic() -> None:
     reading = reader().read(frame)
     assert not reading.found or corner_error_cells(truth, reading) < 0.5
 
+
+def test_a_fit_that_names_enough_tiles_beats_one_held_by_more_points_that_does_not() -> None:
+    """A portrait still (720x1280, 4242/45): the first search's fit, a cell off, is
+    held by at least as many points as the balanced frame's, yet not by enough points or
+    tiles to be trusted; the balanced frame's is, and it is the board."""
+    from vision.render.compose import render, sample_still
+
+    r = render(sample_still(4242 * 1_000_003 + 45, (720, 1280), False))
+    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    reading = read_on_the_board(frame, r.truth)
+    placed, right = tiles_read_right(r.truth, reading)
+    assert placed > 0 and right >= placed - 1
