@@ -667,31 +667,36 @@ class Pyramid:
             self._others[level] = Pyramid(self._base, cfg, level)
         return self._others[level]
 
-    def dark_table_band(self, corners: FloatArray) -> FloatArray | None:
-        """:func:`dark_table_band` of the board outlined by ``corners`` (3, 2) frame
-        pixels (the frame's colours taken once for all outlines)."""
+    def band_colour(self, corners: FloatArray) -> FloatArray | None:
+        """The median :func:`log_colour` (3,) of the band of the board outlined by
+        ``corners`` (3, 2) frame pixels (:func:`band_and_surround`; the frame's colours
+        taken once for all outlines); None where it shows too few pixels."""
         if self._cfg is None:
             return None
         if self._colour is None:
             self._colour = log_colour(self._base[::4, ::4])
         scale = self.levels[0][0] / 4.0
-        return _dark_table_band(self._colour, corners * scale, self._cfg)
+        seen = band_and_surround(self._colour, corners * scale, self._cfg.band_width)
+        return None if seen is None else seen[0]
 
     def on_dark_table(self, corners: FloatArray) -> Pyramid | None:
-        """The pyramid of :func:`plastic_distance` from the band of the board outlined
-        by ``corners`` (3, 2) frame pixels where the table outside it is no brighter
-        than its plastic (:meth:`dark_table_band`); else None.
+        """The pyramid of :func:`plastic_distance` from the band's colour of the board
+        outlined by ``corners`` (3, 2) frame pixels (:meth:`band_colour`) where the
+        frame's table looks dark (:func:`table_looks_dark`); else None.
 
-        Only where the frame's table looks dark (:func:`table_looks_dark`): an outline
-        may also pass for one on a dark table where it is not the board's (its band on
-        tiles, inside a black and white check's dark squares, or on a gingham's
-        squares), and a fit on this pyramid is one more to weigh, not the only one.
+        The table just outside the band may be as dark as the plastic, or darker, or a
+        little brighter (a dark-brown table): the windows show it in its own shade and
+        tint, which the distance from the plastic's colour tells from the ribs where the
+        usual contrast (brighter than the plastic) sees the window and rib alike. An
+        outline may also pass for one on a dark table where it is not the board's (its
+        band on tiles, inside a black and white check's dark squares, or on a gingham's
+        squares): a fit on this pyramid is one more to weigh, not the only one.
         """
         if self._cfg is None:
             return None
         if self._table_dark is None:
             self._table_dark = table_looks_dark(self._base, self._cfg)
-        band = self.dark_table_band(corners) if self._table_dark else None
+        band = self.band_colour(corners) if self._table_dark else None
         if band is None:
             return None
         key = tuple(round(float(c), 2) for c in band)

@@ -569,6 +569,23 @@ def test_on_a_dark_table_the_lattice_sees_darker_than_the_plastic_as_not_plastic
     assert light.on_dark_table(OUTLINE) is None
 
 
+def test_on_a_dark_brown_table_a_shade_brighter_than_the_plastic_the_windows_stand_out() -> None:
+    """A dark-brown table a little brighter than the plastic is no dark table by the
+    band (:func:`dark_table_band`), yet the frame's table looks dark: the lattice sees
+    the windows by their distance from the plastic's colour, as clearly as the tiles."""
+    frame = framed_board((32, 40, 48), (34, 34, 34))
+    frame[300:340, 300:340] = (32, 40, 48)  # a window: the table under the board
+    frame[230:290, 240:330] = (60, 200, 230)  # tiles
+    cfg = config()
+    assert dark_table_band(frame, OUTLINE, cfg) is None
+    board = Pyramid(frame, cfg).on_dark_table(OUTLINE)
+    assert board is not None
+    level = board.levels[0][1]
+    assert float(level[320, 320]) > 0.5  # the window
+    assert float(level[270, 270]) > 0.95  # the tile
+    assert float(level[400, 200]) < 0.05  # the plastic
+
+
 @pytest.mark.parametrize(
     ("plastic", "pixel", "distance"),
     [
