@@ -133,12 +133,25 @@ def outer_strip(image: NDArray[Any], cfg: ReaderConfig) -> NDArray[Any]:
 def table_looks_dark(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> bool:
     """Whether the table in a frame (H, W, 3) uint8 is dark: the median brightest
     channel of :func:`outer_strip` below ``dark_table_share`` of the frame's bright
-    things (its 99th percentile: the tiles, paper). A lit table of any colour is at
-    least about a third as bright as the tiles; the plastic a tenth or two."""
+    things (its ``dark_table_bright_percentile``: the tiles' lightest sectors and
+    numerals, paper). A lit table of any colour is at least about a third as bright as
+    the tiles; the plastic a tenth or two. The bright things may be few: at a game's
+    start a handful of tiles lie beside an empty board, a percent of the frame or
+    less, the darker sectors of which a lower percentile would take for the bright.
+
+    >>> from vision.config import default_config
+    >>> frame = np.full((400, 600, 3), 40, np.uint8)  # a dark table
+    >>> frame[180:200, 280:330] = 220  # two loose tiles' worth of light things
+    >>> table_looks_dark(frame, default_config())
+    True
+    >>> table_looks_dark(np.full((400, 600, 3), 120, np.uint8), default_config())
+    False
+    """
     b, g, r = cv2.split(np.ascontiguousarray(frame_bgr[::4, ::4]))
     value = cv2.max(cv2.max(b, g), r)
     table = float(np.median(outer_strip(value[..., None], cfg)))
-    return table < cfg.dark_table_share * max(float(np.percentile(value, 99)), 1.0)
+    bright = float(np.percentile(value, cfg.dark_table_bright_percentile))
+    return table < cfg.dark_table_share * max(bright, 1.0)
 
 
 def _fit_side(

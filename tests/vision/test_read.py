@@ -2135,10 +2135,25 @@ def test_an_empty_board_on_a_dark_table_reads_empty(seed: int) -> None:
     assert [c.state for c in reading.cells] == ["empty"] * 36
 
 
+@pytest.mark.parametrize("seed", [5, 16])
+def test_a_game_start_on_a_dark_table_with_a_few_loose_tiles_reads_empty(seed: int) -> None:
+    """The first frame of a game on a dark table: an empty board, a few loose tiles
+    beside it (a percent of the frame or less) and a phone or a bag. The frame's 99th
+    percentile falls on the tiles' darker sectors, beside which the table looked lit:
+    the board was not found, and a tracked game (gdark seed 11, game 0) recalled none of
+    its 34 placements. The bright reference is the frame's brightest pixels."""
+    frame, truth = rendered(seed, table="dark", tiles=0, hands=0, cut=False)
+    assert 0 < truth.conditions["loose_tiles"] <= 8
+    reading = read_on_the_board(frame, truth)
+    assert [c.state for c in reading.cells] == ["empty"] * 36
+    lower = BoardReader(replace(default_config(), dark_table_bright_percentile=99.0))
+    assert not lower.read(frame).found
+
+
 def test_a_small_board_on_a_darkish_table_is_found_off_the_table_at_its_own_scale() -> None:
     """k4242/57: a small, blurred board on a dark-brown table a little lighter than its
-    plastic (not dark enough to be looked for off the table first). No dark outline is
-    the board's; what stands out from the table is, last. Its lattice, held by few
+    plastic. No dark outline is the board's; what stands out from the table is. Its
+    lattice, held by few
     points, is not taken for one at half its scale that the tiles' sectors hold (whose
     board would be smaller than any outline looked for)."""
     frame, truth = rendered(4242 * 1_000_003 + 57, table="dark")
