@@ -43,6 +43,7 @@ from vision.rectify import (
     lattice_scores,
     lean,
     lift,
+    log_colour,
     match_cells,
     match_offsets,
     perspective_grid,
@@ -624,3 +625,26 @@ def test_the_ribs_colour_is_the_same_a_cell_off() -> None:
     assert colour is not None
     assert np.allclose(colour, np.log(44.0), atol=0.05)
     assert rib_colour(board[:5, :5], canvas) is None  # too few in view
+
+
+@pytest.mark.parametrize("shape", [(37, 53, 3), (200, 3)])
+def test_colour_distances_by_table_lookup_are_the_per_pixel_formula(shape: tuple[int, ...]) -> None:
+    """``log_colour`` and ``plastic_distance`` look each 8-bit value up in a table (a
+    dark table's search takes one distance per outline, of the whole frame): the same
+    floats as the formula computed per pixel, for an image (H, W, 3) and for pixels (N, 3),
+    with either sign of distance and the floor and span applied."""
+    rng = np.random.default_rng(41)
+    px = rng.integers(0, 256, size=shape, dtype=np.uint8)
+    plastic = np.array([2.9, 3.3, 3.6])
+    near = np.round(np.exp(plastic) - 4.0).astype(np.int64)  # about (14, 23, 33)
+    flat = px.reshape(-1, 3)
+    half = len(flat) // 2
+    flat[:half] = np.clip(near + rng.integers(-2, 3, size=(half, 3)), 0, 255)
+    ln = np.log(px.astype(np.float32) + np.float32(4.0))
+    assert np.array_equal(log_colour(px), ln)
+    expected = np.abs(ln - plastic.astype(np.float32)).max(axis=-1)
+    expected = np.clip((expected - np.float32(0.15)) / np.float32(0.3), 0.0, 1.0)
+    got = plastic_distance(px, plastic, 0.15, 0.3)
+    assert got.dtype == np.float32 and got.shape == shape[:-1]
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)
+    assert 0 < int((got == 0).sum()) < got.size and int((got == 1).sum()) > 0
