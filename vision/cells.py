@@ -408,11 +408,17 @@ def overhung(points: FloatArray, cells: IntArray, shifts: FloatArray) -> NDArray
     >>> bool(overhung(near[None], np.array([i]), shifts)[0])
     False
     """
-    a = EDGE_ENDS[cells, :, 0]  # (N, 3, 2)
-    normals = INWARD[cells]  # (N, 3, 2)
-    depth = np.sum((points[:, None, :] - a) * normals, axis=-1)  # (N, 3) into the cell
-    reach = np.sum(shifts[cells][:, None, :] * normals, axis=-1)  # (N, 3)
-    return ((depth < reach) & SHARED[cells]).any(axis=1)  # type: ignore[no-any-return]
+    # A point lies less deep into its cell across an edge than the shift reaches: its
+    # position along the edge's inward normal below the edge's own plus the reach, per
+    # cell and edge (36, 3) first (no edge to a neighbour: nothing reaches over it).
+    reach = np.einsum("ck,cek->ce", shifts, INWARD)
+    limit = np.where(SHARED, _EDGE_LEVELS + reach, -np.inf)[cells]  # (N, 3)
+    along = points[:, 0, None] * INWARD[cells, :, 0] + points[:, 1, None] * INWARD[cells, :, 1]
+    return (along < limit).any(axis=1)  # type: ignore[no-any-return]
+
+
+#: (36, 3) each cell edge's position along its inward normal (board units)
+_EDGE_LEVELS = np.sum(EDGE_ENDS[:, :, 0] * INWARD, axis=-1)
 
 
 @cache
