@@ -144,6 +144,7 @@ class ReaderConfig:
     band_check_ppu: int
     band_strip: tuple[float, float]
     band_percentile: float
+    band_percentile_dark: float  # the same, in the distance from the plastic colour (dark table)
     band_min_seen: float
     band_weight: float
     band_cell_chance: float  # a lattice cell's match that is as likely a cell as not

@@ -101,6 +101,7 @@ COVERED = "covered or unclear"
 NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
 BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
 RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)"
+DARK_TABLE = "the table looks as dark as the board's plastic: a lighter cloth under it helps"
 DARK_UNCLEAR = (
     "the table is as dark as the board's plastic, and too few tiles and lattice points "
     "show the board on it (a lighter cloth under the board helps)"
@@ -403,6 +404,19 @@ class _Darkness:
         d = np.abs(np.asarray(px, dtype=np.float64) - local)
         # (the largest of three columns: faster than a reduction over a short axis)
         return np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) / self.span  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class _BandView:
+    """A view of the board with a cell's margin more (:meth:`BoardReader._band_view`):
+    its brightness ``value`` and distance from the plastic ``plastic`` (H, W) float32,
+    its validity ``valid`` (H, W) uint8, and the ``percentile`` of a band side's strip
+    that is its level."""
+
+    value: NDArray[np.float32]
+    plastic: NDArray[np.float32]
+    valid: NDArray[np.uint8]
+    percentile: float
 
 
 @dataclass(frozen=True)
@@ -1077,7 +1091,7 @@ class BoardReader:
         """How much the lattice's cells in the frame look like cells: per cell in view,
         the mean of its match with a tile or an empty window less ``band_cell_chance``
         (about 0.25 on a right fit, near 0 or below on a lattice a cell off)."""
-        return _per_cell(self._shifted(*self._band_view(frame_bgr, fit), np.zeros(2)))
+        return _per_cell(self._shifted(self._band_view(frame_bgr, fit), np.zeros(2)))
 
     def rescaled(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit:
         """The fit band-checked (:meth:`check_band`), and fitted again from outlines a row
@@ -1139,10 +1153,10 @@ class BoardReader:
         cfg = self.config
         for _ in range(2):
             view = self._band_view(frame_bgr, fit)
-            here = self._shifted(*view, np.zeros(2))
+            here = self._shifted(view, np.zeros(2))
             best, best_gain = None, cfg.band_shift_margin
             for shift in LATTICE_SHIFTS:
-                gain = band_shift_gain(here, self._shifted(*view, shift), cfg)
+                gain = band_shift_gain(here, self._shifted(view, shift), cfg)
                 if gain > best_gain:
                     best, best_gain = shift, gain
             if best is None:
@@ -1152,9 +1166,7 @@ class BoardReader:
             fit = fit.moved(t)
         return fit, self.cells_evidence(frame_bgr, fit)
 
-    def _band_view(
-        self, frame_bgr: NDArray[np.uint8], fit: BoardFit
-    ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.uint8]]:
+    def _band_view(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> _BandView:
         """One view of the board with a cell's margin more, to be cut at each shift
         (:meth:`_shifted`): its brightness, its distance from colourless black (the band
         is black plastic: colourless as well as dark; a dark cloth beside the board is
@@ -1163,6 +1175,7 @@ class BoardReader:
         wide = Canvas(cfg.band_check_ppu, margin=Canvas(cfg.band_check_ppu).margin + 1.0)
         view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
         value, plastic = value_channel(view), colourful_value(view, cfg.contrast_chroma_weight)
+        percentile = cfg.band_percentile
         outline = fit.to_image(outer_corners(cfg.band_width))
         dark_table = table_looks_dark(frame_bgr, cfg)
         if dark_table or dark_table_band(frame_bgr, outline, cfg) is not None:
@@ -1170,29 +1183,28 @@ class BoardReader:
             # looks as dark as on the plastic, and the windows show it as dark as the
             # ribs: distance from the plastic's own colour, either way, tells them apart
             # (the ribs' colour, the same a cell off), for the band and the cells alike.
+            # In that distance the band's peg holes (they show the table) and printing
+            # stand out as much as the table does: the band is told by its middle level
+            # (``band_percentile_dark``), not by its brighter part.
             ribs = rib_colour(view, wide)
             if ribs is not None:
                 plastic = plastic_distance(view, ribs, *cfg.plastic_distance) * np.float32(255.0)
+                percentile = cfg.band_percentile_dark
                 if dark_table:
                     value = plastic
         valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
-        return value, plastic, valid
+        return _BandView(value, plastic, valid, percentile)
 
-    def _shifted(
-        self,
-        value: NDArray[np.float32],
-        plastic: NDArray[np.float32],
-        valid: NDArray[np.uint8],
-        shift: FloatArray,
-    ) -> tuple[FloatArray, float, int]:
+    def _shifted(self, view: _BandView, shift: FloatArray) -> tuple[FloatArray, float, int]:
         """:meth:`_band_and_cells` of the lattice moved by ``shift`` units, on a view of
-        the board with a cell's extra margin (its brightness ``value``, its distance from
-        colourless black ``plastic``, its validity)."""
+        the board with a cell's extra margin (:meth:`_band_view`)."""
         ppu = self.config.band_check_ppu
         canvas = Canvas(ppu)
         x, y = (int(round((1.0 + d) * ppu)) for d in shift)
         window = (slice(y, y + canvas.height), slice(x, x + canvas.width))
-        return self._band_and_cells(value[window], plastic[window], valid[window], ppu)
+        return self._band_and_cells(
+            view.value[window], view.plastic[window], view.valid[window], ppu, view.percentile
+        )
 
     def _band_and_cells(
         self,
@@ -1200,10 +1212,12 @@ class BoardReader:
         plastic: NDArray[np.float32],
         valid: NDArray[np.uint8],
         ppu: int,
+        percentile: float,
     ) -> tuple[FloatArray, float, int]:
         """On a canvas's value channel, its distance from colourless black and validity
         (H, W each): the (3,) level of the band along each side (NaN where out of the
-        frame), 0 for the plastic's black and 1 for the bright things on the board; and
+        frame; the ``percentile`` of its strip), 0 for the plastic's black and 1 for
+        the bright things on the board; and
         the evidence that the visible cells are cells: the sum over them of their match
         with a tile or an empty window less ``band_cell_chance``, and how many they are.
 
@@ -1221,7 +1235,7 @@ class BoardReader:
         for k, (rows, cols) in enumerate(band_sides(ppu, *cfg.band_strip)):
             seen = ok[rows, cols]
             if len(seen) and seen.mean() >= cfg.band_min_seen:
-                level = percentiles(plastic[rows, cols][seen], [cfg.band_percentile])[0]
+                level = percentiles(plastic[rows, cols][seen], [percentile])[0]
                 levels[k] = (level - lo) / max(float(hi - lo), 1.0)
         ncc = scorer(ppu, cfg).scores(np.ascontiguousarray(value), np.ascontiguousarray(valid))
         best = ncc.max(axis=1)
@@ -1256,6 +1270,9 @@ class BoardReader:
             # scale where they are few: a fit held by fewer points and tiles than a fit
             # needs to be trusted on them alone is no board found.
             return BoardReading(False, reason=DARK_UNCLEAR)
+        if dark_table and not reading.found and not exposure_problem(frame_bgr, self.config):
+            # (whatever went wrong, what would help is the same)
+            return BoardReading(False, reason=f"{reading.reason} ({DARK_TABLE})")
         return reading
 
     def _searched(self, frame_bgr: NDArray[np.uint8], dark_table: bool) -> BoardReading:
@@ -1384,7 +1401,12 @@ class BoardReader:
         (``band_bright_level`` or darker) along most of its sides in the frame."""
         if reading.fit is None:
             return False
-        levels = self._shifted(*self._band_view(frame_bgr, reading.fit), np.zeros(2))[0]
+        # (its brighter part, ``band_percentile``, in any view: tiles or the table over
+        # part of a side make it no plastic)
+        view = replace(
+            self._band_view(frame_bgr, reading.fit), percentile=self.config.band_percentile
+        )
+        levels = self._shifted(view, np.zeros(2))[0]
         seen = levels[~np.isnan(levels)]
         return 2 * int((seen < self.config.band_bright_level).sum()) > len(seen)
 
