@@ -386,6 +386,10 @@ SHARED: NDArray[np.bool_] = np.array(
 )
 
 
+#: (36, 3) each cell edge's position along its inward normal (board units)
+_EDGE_LEVELS = np.sum(EDGE_ENDS[:, :, 0] * INWARD, axis=-1)
+
+
 def overhung(points: FloatArray, cells: IntArray, shifts: FloatArray) -> NDArray[np.bool_]:
     """Which points of cells' frames, in the board's plane, a raised neighbour may hide.
 
@@ -415,10 +419,6 @@ def overhung(points: FloatArray, cells: IntArray, shifts: FloatArray) -> NDArray
     limit = np.where(SHARED, _EDGE_LEVELS + reach, -np.inf)[cells]  # (N, 3)
     along = points[:, 0, None] * INWARD[cells, :, 0] + points[:, 1, None] * INWARD[cells, :, 1]
     return (along < limit).any(axis=1)  # type: ignore[no-any-return]
-
-
-#: (36, 3) each cell edge's position along its inward normal (board units)
-_EDGE_LEVELS = np.sum(EDGE_ENDS[:, :, 0] * INWARD, axis=-1)
 
 
 @cache

@@ -138,6 +138,9 @@ def table_looks_dark(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> bool:
     the tiles; the plastic a tenth or two. The bright things may be few: at a game's
     start a handful of tiles lie beside an empty board, a percent of the frame or
     less, the darker sectors of which a lower percentile would take for the bright.
+    The top 0.2% of the frame (1,800 pixels of 1280x720) is about one tile's lightest
+    sector and numeral where the board fills a quarter of the frame: more than a glint
+    or a few hot pixels, and within two or three loose tiles.
 
     >>> from vision.config import default_config
     >>> frame = np.full((400, 600, 3), 40, np.uint8)  # a dark table

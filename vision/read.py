@@ -102,10 +102,7 @@ NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
 BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
 RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)"
 DARK_TABLE = "the table looks as dark as the board's plastic: a lighter cloth under it helps"
-DARK_UNCLEAR = (
-    "the table is as dark as the board's plastic, and too few tiles and lattice points "
-    "show the board on it (a lighter cloth under the board helps)"
-)
+DARK_UNCLEAR = f"too few tiles and lattice points show the board ({DARK_TABLE})"
 PART_OTHER = "part of a sector shows another colour: something over it (a hand? a held tile?)"
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"

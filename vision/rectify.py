@@ -504,8 +504,10 @@ def _plastic_contrast(
     return np.clip(rel, 0.0, 1.0, out=rel), sample, lo
 
 
-#: ln(v + 4) of each 8-bit value v, float32 (256,): :func:`log_colour`'s table.
+#: ln(v + 4) of each 8-bit value v, float32 (256,), and the same for B, G, R (256, 3):
+#: :func:`log_colour`'s table.
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + np.float32(4.0))
+_LOG_TABLE_BGR = np.ascontiguousarray(np.repeat(_LOG_TABLE[:, None], 3, axis=1))
 
 
 def _per_channel_table(
@@ -528,7 +530,7 @@ def log_colour(frame_bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
     >>> log_colour(np.array([[0, 4, 251]], np.uint8)).round(3)
     array([[1.386, 2.079, 5.541]], dtype=float32)
     """
-    return _per_channel_table(frame_bgr, np.repeat(_LOG_TABLE[:, None], 3, axis=1))
+    return _per_channel_table(frame_bgr, _LOG_TABLE_BGR)
 
 
 def plastic_distance(
