@@ -474,14 +474,15 @@ def plastic_contrast(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray
     and a lit table) saturates at 1: tiles then match by their outline, not by how
     bright their sectors happen to be.
     """
-    return _plastic_contrast(frame_bgr, cfg, None)[0]
+    return _plastic_contrast(frame_bgr, cfg, None, cfg.contrast_span)[0]
 
 
 def _plastic_contrast(
-    frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, lo: float | None
+    frame_bgr: NDArray[np.uint8], cfg: ReaderConfig, lo: float | None, span: float
 ) -> tuple[NDArray[np.float32], NDArray[np.float32], float]:
     """:func:`plastic_contrast` with the plastic's level ``lo`` given (None: told by the
-    frame); also the relative values it stretched, sampled every 4th pixel, and ``lo``."""
+    frame) and saturating ``span`` above it; also the relative values it stretched,
+    sampled every 4th pixel, and ``lo``."""
     if cfg.contrast_chroma_weight > 0:
         # Colour counts too: a purple or blue sector in shade is as dark as the plastic
         # in value, but the plastic is colourless.
@@ -500,7 +501,7 @@ def _plastic_contrast(
             lo = float(np.median(dark)) if dark.size >= 50 else cfg.dark_levels[0] / 2
     # (rel - lo - floor) / span clipped to 0..1, in place
     np.subtract(rel, lo + cfg.contrast_floor, out=rel)
-    np.divide(rel, cfg.contrast_span, out=rel)
+    np.divide(rel, span, out=rel)
     return np.clip(rel, 0.0, 1.0, out=rel), sample, lo
 
 
@@ -635,7 +636,14 @@ class Pyramid:
     ``plastic``: the plastic's level among the relative values (None: told by the frame,
     see :func:`plastic_contrast`), or its colour (3,) of :func:`log_colour` (then
     :func:`plastic_distance`); :meth:`for_board` gives the pyramid of a board outline's
-    own level.
+    own level. ``dark``: whether the table looks dark (None: :func:`table_looks_dark`).
+
+    The contrast saturates ``contrast_span`` above the plastic, so that tiles match by
+    their outline whatever their colours; on a dark table ``contrast_span_dark``. There
+    the windows show the table as dark as the ribs, and only the creases between the
+    tiles hold the lattice where tiles fill the board: at the usual span a crease still
+    brighter than a third of the tiles saturates with them, and a lattice slides along
+    rows of tiles or takes another scale.
     """
 
     def __init__(
@@ -643,6 +651,7 @@ class Pyramid:
         frame_bgr: NDArray[np.uint8],
         cfg: ReaderConfig | None = None,
         plastic: float | FloatArray | None = None,
+        dark: bool | None = None,
     ) -> None:
         # Alignment canvases never need more than ~40 px per unit: start from a frame of
         # at most ~800 px across.
@@ -660,7 +669,9 @@ class Pyramid:
             level = plastic_distance(base, plastic, *cfg.plastic_distance)
             self._sample, self.plastic = None, 0.0
         else:
-            level, self._sample, self.plastic = _plastic_contrast(base, cfg, plastic)
+            self._table_dark = table_looks_dark(base, cfg) if dark is None else dark
+            span = cfg.contrast_span_dark if self._table_dark else cfg.contrast_span
+            level, self._sample, self.plastic = _plastic_contrast(base, cfg, plastic, span)
         self.levels = [(scale, level)]
         while min(level.shape) > 160:
             level = cv2.pyrDown(level)
@@ -692,7 +703,7 @@ class Pyramid:
         if level <= self.plastic + cfg.contrast_floor / 2:
             return self
         if level not in self._others:
-            self._others[level] = Pyramid(self._base, cfg, level)
+            self._others[level] = Pyramid(self._base, cfg, level, self._table_dark)
         return self._others[level]
 
     def band_colour(self, corners: FloatArray) -> FloatArray | None:

@@ -2149,10 +2149,10 @@ def test_on_a_dark_table_the_band_is_told_by_its_middle_level(still: int) -> Non
 
 def test_on_a_dark_table_a_lattice_held_by_few_points_and_no_tiles_is_no_board() -> None:
     """On a dark table the windows look like the ribs, and a lattice may fit a few
-    tiles at any place, turn and scale (k4242/103: the search in the dark finds one on
-    seven points, no tile named, ten cells off, with a hand over the board). Such a fit
-    is no board found, with a reason that says what would help."""
-    frame, truth = rendered(4242 * 1_000_003 + 103, table="dark")
+    tiles at any place, turn and scale (k4242/46: the search in the dark finds one on
+    six points, no tile named, eight cells off, two hands over the board). Such a fit is
+    no board found, with a reason that says what would help."""
+    frame, truth = rendered(4242 * 1_000_003 + 46, table="dark")
     reading = reader().read(frame)
     assert not reading.found
     assert "dark" in reading.reason and "cloth" in reading.reason

@@ -14,7 +14,7 @@ import pytest
 from numpy.typing import NDArray
 
 from vision.config import ReaderConfig, default_config
-from vision.locate import outline_candidates
+from vision.locate import outline_candidates, table_looks_dark
 from vision.model import (
     CENTROIDS,
     EDGE_ENDS,
@@ -299,6 +299,28 @@ def test_a_shaded_coloured_sector_is_not_plastic() -> None:
     assert float(contrast[190, 250]) < 0.05  # plastic
     assert float(contrast[220, 280]) > 0.6  # shaded purple
     assert float(contrast[160, 160]) > 0.95  # lit yellow
+
+
+def test_on_a_dark_table_the_creases_between_tiles_are_not_saturated() -> None:
+    """Where the windows show a dark table, only the tiles' outlines hold the lattice: the
+    crease between two lit tiles, saturated in the contrast a lit table uses, shows in
+    the dark table's (``contrast_span_dark``). The same board on a light table keeps
+    the usual contrast."""
+    cfg = config()
+    frame = np.full((480, 640, 3), 30, np.uint8)  # a dark table
+    frame[120:360, 120:520] = (22, 21, 22)  # the board's black plastic
+    frame[160:320, 180:460] = 200  # two lit tiles side by side ...
+    frame[160:320, 318:322] = 110  # ... and the crease between them
+    assert table_looks_dark(frame, cfg)
+    crease = float(Pyramid(frame, cfg).levels[0][1][240, 320])
+    lit_span = float(Pyramid(frame, cfg, dark=False).levels[0][1][240, 320])
+    assert lit_span == pytest.approx(1.0)
+    assert crease < 0.8
+    assert float(Pyramid(frame, cfg).levels[0][1][240, 250]) == pytest.approx(1.0)  # a tile
+    light = frame.copy()
+    light[:120], light[360:], light[:, :120], light[:, 520:] = 230, 230, 230, 230
+    assert not table_looks_dark(light, cfg)
+    assert float(Pyramid(light, cfg).levels[0][1][240, 320]) == pytest.approx(1.0)
 
 
 def test_homographies_fit_like_opencv() -> None:
