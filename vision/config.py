@@ -104,7 +104,7 @@ class ReaderConfig:
     outline_piece_fraction: float  # pieces of plastic this big (of the least board) join up
     contrast_floor: float
     contrast_span: float
-    contrast_span_dark: float  # on a dark table: wide enough to show the creases between tiles
+    contrast_span_dark: float  # dark table: floor + span = half the white (creases show)
     contrast_chroma_weight: float  # chroma's weight beside value in 'not plastic'
     plastic_board_quantile: float  # the plastic is no darker than this percentile of the board
     table_brighter: float  # ln: a table not this much brighter than the band is dark

@@ -638,12 +638,15 @@ class Pyramid:
     :func:`plastic_distance`); :meth:`for_board` gives the pyramid of a board outline's
     own level. ``dark``: whether the table looks dark (None: :func:`table_looks_dark`).
 
-    The contrast saturates ``contrast_span`` above the plastic, so that tiles match by
-    their outline whatever their colours; on a dark table ``contrast_span_dark``. There
-    the windows show the table as dark as the ribs, and only the creases between the
-    tiles hold the lattice where tiles fill the board: at the usual span a crease still
-    brighter than a third of the tiles saturates with them, and a lattice slides along
-    rows of tiles or takes another scale.
+    The contrast saturates ``contrast_floor + contrast_span`` above the plastic's level
+    (in shares of the local white, the lit tiles), 0.28: tiles match by their outline
+    whatever their colours. On a dark table the windows show the table as dark as the
+    ribs, and only the creases between the tiles hold the lattice where tiles fill the
+    board; a crease is a tile's surface turned from the light, darker than the tile but
+    far brighter than the plastic, and at 0.28 it saturates with the tiles (a lattice
+    then slides along rows of tiles or takes another scale). There the contrast
+    saturates at half the white (``contrast_span_dark``: 0.08 + 0.42), so that a crease
+    down to half a lit tile's brightness still shows.
     """
 
     def __init__(
