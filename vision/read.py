@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -350,7 +351,13 @@ def check_frame(frame_bgr: Any) -> NDArray[np.uint8]:
 
 def load_image(path: str) -> NDArray[np.uint8]:
     """Read an image file as BGR; :class:`UnreadableImageError` when it is not one."""
-    data = np.fromfile(path, dtype=np.uint8) if _exists(path) else None
+    if os.path.isdir(path):
+        raise UnreadableImageError(
+            f"cannot read {path}: a folder, not an image (give the images in it:"
+            f" {os.path.join(path, '*.jpg')})",
+            path,
+        )
+    data = np.fromfile(path, dtype=np.uint8) if os.path.isfile(path) else None
     if data is None or data.size == 0:
         raise UnreadableImageError(f"cannot read {path}: no such file or empty", path)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
@@ -377,12 +384,6 @@ def _not_an_image(data: NDArray[np.uint8]) -> str:
     if head[:4] == b"\x1aE\xdf\xa3" or (head[:4] == b"RIFF" and head[8:12] == b"AVI "):
         return "a video, not a photo: spectrangle replay FILE follows a filmed game"
     return "not an image"
-
-
-def _exists(path: str) -> bool:
-    import os
-
-    return os.path.isfile(path)
 
 
 @dataclass(frozen=True)
@@ -2156,6 +2157,23 @@ class BoardReader:
                 # One piece of plastic shows one colour: a flank patch of another colour is
                 # a fingertip or a held tile over part of the sector.
                 doubt = PART_OTHER
+            log.debug(
+                "cell %d: %s numeral %s cost %.1f runner-up %.1f worst edge %.1f disc %.2f"
+                " navy %.1f weak %s glared %s flank %.2f/%.2f: %s",
+                i,
+                guess.tile,
+                guess.numeral,
+                guess.cost,
+                guess.runner_up,
+                guess.worst_edge,
+                contrast,
+                navy,
+                weak[k],
+                glared,
+                flank[k],
+                flank_limit,
+                "ok" if doubt is None else (doubt or COVERED),
+            )
             if doubt is not None:
                 if sampled.clear_windows[i] and navy > cfg.disc_max_navy:
                     # No tile, and the light window of an empty cell shows clearly with no

@@ -1213,6 +1213,12 @@ def test_missing_file() -> None:
         load_image("/nonexistent/photo.jpg")
 
 
+def test_a_folder_given_as_an_image_is_named_so(tmp_path: Path) -> None:
+    with pytest.raises(UnreadableImageError, match="a folder, not an image") as err:
+        load_image(str(tmp_path))
+    assert err.value.value == str(tmp_path)
+
+
 def test_canonical_order_is_invariant_to_input_order() -> None:
     pts = np.array([[100.0, 20.0], [180.0, 160.0], [20.0, 150.0]])
     for perm in ([0, 1, 2], [1, 2, 0], [2, 1, 0]):
