@@ -2783,9 +2783,9 @@ class BoardReader:
         own, ``whites``). The two are found together: colours washed out are named by
         their nearest palette colour only once their chroma is scaled back.
         """
-        obs = np.concatenate([normalise(s, black, w) for s, w in zip(sectors, whites, strict=True)])
-        if len(obs) < 9:
+        if sum(len(s) for s in sectors) < 9:  # (none at all where no tile is sure)
             return np.ones(3), 1.0
+        obs = np.concatenate([normalise(s, black, w) for s, w in zip(sectors, whites, strict=True)])
         protos = np.array([self.proto_linear[c] for c in TILE_COLOURS])
         proto_lab = np.array([self.prototypes[c] for c in TILE_COLOURS])
         cfg = self.config

@@ -2232,3 +2232,11 @@ def test_a_fit_that_names_enough_tiles_beats_one_held_by_more_points_that_does_n
     reading = read_on_the_board(frame, r.truth)
     placed, right = tiles_read_right(r.truth, reading)
     assert placed > 0 and right >= placed - 1
+
+
+def test_no_tile_sure_enough_to_set_the_tint_leaves_the_colours_as_they_are() -> None:
+    # A frame whose tile candidates are all unsure (k4242/118 on a lattice found in the
+    # frame with the glare taken off): no gains are fitted to no colours.
+    gains, chroma = BoardReader()._palette_gains([], np.full(3, 0.02), [])
+    assert gains.tolist() == [1.0, 1.0, 1.0]
+    assert chroma == 1.0
