@@ -157,6 +157,42 @@ def table_looks_dark(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> bool:
     return table < cfg.dark_table_share * max(bright, 1.0)
 
 
+def lifted_veil(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.uint8]:
+    """The frame (H, W, 3) uint8 with the veil of light over a dark table taken off.
+
+    A lamp's glare (its reflection off a glossy table, and off the board) adds about the
+    same light to every channel of everything under it: the black plastic and the dark
+    table as much as the tiles. Nearly every patch ``veil_window`` of the frame's long
+    side wide holds something near black in one channel at least (the plastic's ribs,
+    the table, a tile's navy disc), so the darkest channel there is the veil: it is
+    opened (a minimum, then a maximum filter over such patches), smoothed as wide, kept
+    no brighter than each pixel's own darkest channel, and taken off all three
+    channels, less its level over the table in the frame's outer strip (the table's own
+    darkness stays as it was).
+
+    >>> from vision.config import default_config
+    >>> frame = np.full((180, 320, 3), 20, np.uint8)  # a dark table
+    >>> yy, xx = np.mgrid[:180, :320]
+    >>> glare = 120 * np.exp(-((xx - 160) ** 2 + (yy - 90) ** 2) / (2 * 30.0**2))
+    >>> lit = np.clip(frame + glare[..., None], 0, 255).astype(np.uint8)
+    >>> int(lit[90, 160, 0]), int(lifted_veil(lit, default_config())[90, 160, 0])
+    (140, 26)
+    """
+    b, g, r = cv2.split(frame_bgr)
+    value = cv2.min(cv2.min(b, g), r)
+    h, w = value.shape
+    k = max(3, int(cfg.veil_window * max(h, w)) | 1)
+    patch = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    opened = cv2.morphologyEx(value, cv2.MORPH_OPEN, patch)
+    # (smoothed at a quarter of the resolution: it is smooth at that scale already)
+    small = cv2.resize(opened, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), k / 12.0)
+    table = float(np.median(outer_strip(small[..., None], cfg)))
+    veil = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    lift = cv2.subtract(cv2.min(np.rint(veil).astype(np.uint8), value), table)
+    return cv2.subtract(frame_bgr, cv2.merge([lift, lift, lift]))  # type: ignore[no-any-return]
+
+
 def _fit_side(
     points: FloatArray, a: FloatArray, b: FloatArray, tol: float
 ) -> tuple[FloatArray, FloatArray] | None:

@@ -56,7 +56,13 @@ from vision.colour import (
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify, numeral_trust, read_numerals, set_tiles
-from vision.locate import Outline, outline_candidates, table_looks_dark, triangle_area
+from vision.locate import (
+    Outline,
+    lifted_veil,
+    outline_candidates,
+    table_looks_dark,
+    triangle_area,
+)
 from vision.model import (
     BONUS,
     CENTROIDS,
@@ -1263,6 +1269,17 @@ class BoardReader:
             return replace(reading, fit=reading.fit.scaled(fx, fy))
         dark_table = table_looks_dark(frame_bgr, self.config)
         reading = self._searched(frame_bgr, dark_table)
+        if dark_table and not (reading.found and self._held(reading)):
+            # A lamp's glare on a dark table lifts the plastic and the table under it
+            # alike, as bright as the tiles' darker sectors: the dark regions, the table's
+            # colour and the lattice's contrast all lose the board there. It is looked
+            # for again with the veil taken off (:func:`lifted_veil`), and read in the
+            # frame as it is. A second search is a second chance to fit a lattice by
+            # accident: its fit must be held by as many lattice points as a fit needs
+            # to be taken at once (``enough_lattice_points``), or by the tiles named.
+            again = self._searched(frame_bgr, dark_table, lifted_veil(frame_bgr, self.config))
+            if self._held(again, self.config.enough_lattice_points):
+                reading = again
         if reading.found and not self._held(reading) and dark_table:
             # On a dark table the lattice fits the tiles alone, at any place, turn and
             # scale where they are few: a fit held by fewer points and tiles than a fit
@@ -1273,23 +1290,31 @@ class BoardReader:
             return BoardReading(False, reason=f"{reading.reason} ({DARK_TABLE})")
         return reading
 
-    def _searched(self, frame_bgr: NDArray[np.uint8], dark_table: bool) -> BoardReading:
+    def _searched(
+        self,
+        frame_bgr: NDArray[np.uint8],
+        dark_table: bool,
+        search_bgr: NDArray[np.uint8] | None = None,
+    ) -> BoardReading:
         """:meth:`read`'s search for the board, and the board read on the fit found
-        (``dark_table``: the table looks dark, :func:`table_looks_dark`)."""
+        (``dark_table``: the table looks dark, :func:`table_looks_dark`). The board is
+        looked for in ``search_bgr`` (by default the frame itself) and read in the
+        frame."""
         refused: list[BoardFit] = []
         cfg = self.config
+        search = frame_bgr if search_bgr is None else search_bgr
         # On a dark table, or one as dark as the board's plastic around the board found
         # in the dark, the dark region is the plastic and the table merged, its outline
         # the board's only in part (a lattice on it slides along the tiles, or takes
         # another scale): the board is looked for as what stands out from the table, and
         # a fit found so taken when held (:meth:`_held`).
         if dark_table:
-            off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
+            off_table = self._read_located(frame_bgr, search, off_table=True)
             if self._held(off_table):
                 return off_table
-        first = self._read_located(frame_bgr, frame_bgr, refused)
+        first = self._read_located(frame_bgr, search, refused)
         if not dark_table and first.fit is not None and self._on_dark_table(frame_bgr, first.fit):
-            off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
+            off_table = self._read_located(frame_bgr, search, off_table=True)
             if self._held(off_table):
                 return off_table
         unclear, in_view = unclear_in_view(first.cells)
@@ -1304,7 +1329,7 @@ class BoardReader:
         # or read on a lattice where many cells are unclear (a hand's outline merged
         # with the board's puts it a cell off). A fit held by more points is kept; of
         # two held fits, the one whose cells read clearer, if held nearly as well.
-        balanced = white_balanced(frame_bgr, cfg.locate_white_quantile)
+        balanced = white_balanced(search, cfg.locate_white_quantile)
         second = self._read_located(frame_bgr, balanced)
         if first.fit is not None:
             if not held:
@@ -1317,7 +1342,7 @@ class BoardReader:
                 return second
             # Still unclear: the lattice may rest on the wrong one of several outlines
             # (a hand's merged with the board's): the others, on other places, are tried.
-            other = self._read_located(frame_bgr, frame_bgr, [first.fit])
+            other = self._read_located(frame_bgr, search, [first.fit])
             return other if self._clearer(other, first, unclear) else first
         if second.found:
             return second
@@ -1326,7 +1351,7 @@ class BoardReader:
         # others are tried, on other places.
         for _ in range(self.config.locate_retries):
             before = len(refused)
-            again = self._read_located(frame_bgr, frame_bgr, refused)
+            again = self._read_located(frame_bgr, search, refused)
             if again.found:
                 return again
             if len(refused) == before:
@@ -1336,14 +1361,14 @@ class BoardReader:
         # last search has had the most chances to fit a lattice by accident: its fit
         # must be held by the points a fit needs to be trusted on them alone, or by as
         # many tiles named on it (:meth:`_held`).
-        dark = dark_balanced(frame_bgr, self.config.locate_dark_quantile)
+        dark = dark_balanced(search, self.config.locate_dark_quantile)
         last = self._read_located(frame_bgr, dark)
         if self._held(last):
             return last
         # A lamp's glare over the board lifts its black plastic to half the brightness of
         # the table beside it or more: its outline is looked for at a paler level too,
         # last (a pale level merges shadows and clutter with the board), held as above.
-        hazy = self._read_located(frame_bgr, frame_bgr, levels=self.config.haze_levels)
+        hazy = self._read_located(frame_bgr, search, levels=self.config.haze_levels)
         if self._held(hazy):
             return hazy
         # A camera that boosts the saturation (as much as the colours are read under:
@@ -1352,7 +1377,7 @@ class BoardReader:
         # colourless limit: its outline is looked for with the limit raised so, last,
         # held as above.
         vivid = self._read_located(
-            frame_bgr, frame_bgr, chroma=cfg.dark_relative_chroma / cfg.saturation_range[0]
+            frame_bgr, search, chroma=cfg.dark_relative_chroma / cfg.saturation_range[0]
         )
         if self._held(vivid):
             return vivid
@@ -1363,7 +1388,7 @@ class BoardReader:
         # fitted on a cluster of tiles alone, a half turn off, puts its band on tiles
         # and on the table).
         if self.config.off_table_last and not dark_table:
-            off_table = self._read_located(frame_bgr, frame_bgr, off_table=True)
+            off_table = self._read_located(frame_bgr, search, off_table=True)
             if self._held(off_table) and self._band_on_plastic(frame_bgr, off_table):
                 return off_table
         problem = exposure_problem(frame_bgr, self.config)
@@ -1377,9 +1402,9 @@ class BoardReader:
         outline = fit.to_image(outer_corners(self.config.band_width))
         return dark_table_band(frame_bgr, outline, self.config) is not None
 
-    def _held(self, reading: BoardReading) -> bool:
+    def _held(self, reading: BoardReading, points: int | None = None) -> bool:
         """Whether a reading found by a last search is held by ``trust_min_points``:
-        lattice points, or tiles named on it.
+        lattice points (or as many as ``points``, where given), or tiles named on it.
 
         A tile named is a tile of the set whose colours (and numeral, where read) its
         cell shows, no other cell showing it: a lattice fitted by accident on something
@@ -1392,7 +1417,7 @@ class BoardReader:
             return False
         least = self.config.trust_min_points
         named = sum(c.state == TILE for c in reading.cells)
-        return reading.fit.points >= least or named >= least
+        return reading.fit.points >= (least if points is None else points) or named >= least
 
     def _band_on_plastic(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
         """Whether the band of a found reading's fit looks like the plastic

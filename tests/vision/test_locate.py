@@ -13,6 +13,7 @@ from vision.locate import (
     Outlines,
     _distinct_lines,
     enclosing_triangle,
+    lifted_veil,
     not_table_masks,
     outline_candidates,
     table_looks_dark,
@@ -187,3 +188,32 @@ def test_a_table_is_dark_beside_the_tiles(table: tuple[int, int, int], dark: boo
     frame = board_on_table(table, (30, 30, 32))
     frame[150:170, 300:340] = 230  # a white tile (the joker)
     assert table_looks_dark(frame, default_config()) == dark
+
+
+def test_lifted_veil_takes_a_lamps_glare_off_and_keeps_the_tiles_and_the_table() -> None:
+    """A dark table (level 30) with a black board's ribs (8) and a tile on it (a yellow
+    triangle round a navy disc), a glare spot added over the board's middle: taken off
+    down to the table's own level, the ribs under it are no lighter than the table, the
+    tile under it is about its own colour, and the table away from it is as it was."""
+    rng = np.random.default_rng(3)
+    h, w = 360, 640
+    frame = np.full((h, w, 3), 30, np.float64) + rng.normal(0, 2, (h, w, 3))
+    frame[100:260, 200:440] = 8.0  # the plastic
+    frame[100:260, 200:440][:, ::24] = 40.0  # windows between ribs
+    tile = np.array([[300, 155], [330, 207], [270, 207]], np.int32)  # a cell's size
+    yellow = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(yellow, [tile], 255)
+    frame[yellow > 0] = (30.0, 140.0, 160.0)  # BGR
+    cv2.circle(frame, (300, 190), 8, (90.0, 30.0, 25.0), -1)  # the navy disc
+    yy, xx = np.mgrid[:h, :w]
+    glare = 80.0 * np.exp(-((xx - 300) ** 2 + (yy - 180) ** 2) / (2 * 60.0**2))
+    plain = np.clip(frame, 0, 255).astype(np.uint8)
+    lit = np.clip(frame + glare[..., None], 0, 255).astype(np.uint8)
+    lifted = lifted_veil(lit, default_config()).astype(np.int64)
+    # the glare was strong where the rib and the tile lie ...
+    assert lit[180, 360].min() > 55 and lit[200, 285].min() > 100
+    # ... and is taken off: the rib no lighter than the table, the tile near its colour
+    assert lifted[180, 360].max() <= 32
+    assert np.abs(lifted[200, 285] - plain[200, 285]).max() <= 25
+    # the table far from the spot keeps its level
+    assert np.abs(lifted[20:60, 20:80] - plain[20:60, 20:80]).mean() < 1.0

@@ -2084,16 +2084,21 @@ def test_a_lattice_held_by_a_checked_tablecloth_whose_cells_read_nothing_is_no_b
         9898 * 1_000_003 + 60,  # the same in overcast light, a hand over the board
     ],
 )
-def test_a_board_on_a_table_as_dark_as_its_plastic_is_found_and_read(seed: int) -> None:
+def test_a_board_on_a_table_as_dark_as_its_plastic_is_found_and_read(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``generate --table dark``: the table is as dark as the board's plastic (stills of
     ``--seed 9898 --table dark``). The dark region the outline is looked for in is
     the table and the plastic merged, and the windows show the table as dark as the
     ribs; the board stands out from the table by its tiles and the plastic's own colour.
-    Without the search off the table, neither board is found."""
+    Without the search off the table, in the frame as it is, neither board is found.
+    (With the veil of light taken off, the dark region finds the second.)"""
     frame, truth = rendered(seed, table="dark")
     assert truth.conditions["table"] == "dark"
     without = BoardReader(replace(default_config(), table_distances=()))
-    assert not without.read(frame).found
+    with monkeypatch.context() as patch:
+        patch.setattr("vision.read.lifted_veil", lambda frame_bgr, cfg: frame_bgr)
+        assert not without.read(frame).found
     reading = read_on_the_board(frame, truth)
     placed, right = tiles_read_right(truth, reading)
     assert placed >= 8 and right == placed
@@ -2240,3 +2245,20 @@ def test_no_tile_sure_enough_to_set_the_tint_leaves_the_colours_as_they_are() ->
     gains, chroma = BoardReader()._palette_gains([], np.full(3, 0.02), [])
     assert gains.tolist() == [1.0, 1.0, 1.0]
     assert chroma == 1.0
+
+
+@pytest.mark.parametrize("still", [88, 113])
+def test_a_board_under_a_lamps_glare_on_a_dark_table_is_found_with_the_veil_taken_off(
+    still: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """k4242/88, 113: a lamp's glare on a dark table lifts the table and the plastic
+    under it alike, and what stands out from the table (or is dark) merges with the
+    bright spot: the board is not found. Looked for again in the frame with the veil
+    taken off, it is found where it lies, every tile read right."""
+    frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
+    assert truth.conditions["glare"] is not None
+    reading = read_on_the_board(frame, truth)
+    placed, right = tiles_read_right(truth, reading)
+    assert placed >= 8 and right == placed
+    monkeypatch.setattr("vision.read.lifted_veil", lambda frame_bgr, cfg: frame_bgr)
+    assert not reader().read(frame).found
