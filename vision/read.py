@@ -421,6 +421,7 @@ class _BandView:
     plastic: NDArray[np.float32]
     valid: NDArray[np.uint8]
     percentile: float
+    also: NDArray[np.float32] | None = None  # a second view the cells are matched in
 
 
 @dataclass(frozen=True)
@@ -1179,6 +1180,7 @@ class BoardReader:
         wide = Canvas(cfg.band_check_ppu, margin=Canvas(cfg.band_check_ppu).margin + 1.0)
         view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
         value, plastic = value_channel(view), colourful_value(view, cfg.contrast_chroma_weight)
+        also: NDArray[np.float32] | None = None
         percentile = cfg.band_percentile
         outline = fit.to_image(outer_corners(cfg.band_width))
         dark_table = table_looks_dark(frame_bgr, cfg)
@@ -1189,15 +1191,18 @@ class BoardReader:
             # (the ribs' colour, the same a cell off), for the band and the cells alike.
             # In that distance the band's peg holes (they show the table) and printing
             # stand out as much as the table does: the band is told by its middle level
-            # (``band_percentile_dark``), not by its brighter part.
+            # (``band_percentile_dark``), not by its brighter part. There every tile,
+            # its navy disc too, is far from the plastic: a tile's cell is flat and
+            # tells nothing. The cells are matched in the brightness too (``also``),
+            # where a tile shows its disc and its edges, and each takes its better match.
             ribs = rib_colour(view, wide)
             if ribs is not None:
                 plastic = plastic_distance(view, ribs, *cfg.plastic_distance) * np.float32(255.0)
                 percentile = cfg.band_percentile_dark
                 if dark_table:
-                    value = plastic
+                    value, also = plastic, value
         valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
-        return _BandView(value, plastic, valid, percentile)
+        return _BandView(value, plastic, valid, percentile, also)
 
     def _shifted(self, view: _BandView, shift: FloatArray) -> tuple[FloatArray, float, int]:
         """:meth:`_band_and_cells` of the lattice moved by ``shift`` units, on a view of
@@ -1207,7 +1212,12 @@ class BoardReader:
         x, y = (int(round((1.0 + d) * ppu)) for d in shift)
         window = (slice(y, y + canvas.height), slice(x, x + canvas.width))
         return self._band_and_cells(
-            view.value[window], view.plastic[window], view.valid[window], ppu, view.percentile
+            view.value[window],
+            view.plastic[window],
+            view.valid[window],
+            ppu,
+            view.percentile,
+            None if view.also is None else view.also[window],
         )
 
     def _band_and_cells(
@@ -1217,13 +1227,15 @@ class BoardReader:
         valid: NDArray[np.uint8],
         ppu: int,
         percentile: float,
+        also: NDArray[np.float32] | None = None,
     ) -> tuple[FloatArray, float, int]:
         """On a canvas's value channel, its distance from colourless black and validity
         (H, W each): the (3,) level of the band along each side (NaN where out of the
         frame; the ``percentile`` of its strip), 0 for the plastic's black and 1 for
         the bright things on the board; and
         the evidence that the visible cells are cells: the sum over them of their match
-        with a tile or an empty window less ``band_cell_chance``, and how many they are.
+        with a tile or an empty window (in ``value``, or in ``also`` where given and it
+        matches better) less ``band_cell_chance``, and how many they are.
 
         A sum, not a mean: a lattice moved towards the frame's edge loses cells out of
         it, and the mean of those left rises when the lost ones matched poorly (under a
@@ -1241,8 +1253,11 @@ class BoardReader:
             if len(seen) and seen.mean() >= cfg.band_min_seen:
                 level = percentiles(plastic[rows, cols][seen], [percentile])[0]
                 levels[k] = (level - lo) / max(float(hi - lo), 1.0)
-        ncc = scorer(ppu, cfg).scores(np.ascontiguousarray(value), np.ascontiguousarray(valid))
-        best = ncc.max(axis=1)
+        ok_u8 = np.ascontiguousarray(valid)
+        best = scorer(ppu, cfg).scores(np.ascontiguousarray(value), ok_u8).max(axis=1)
+        if also is not None:
+            other = scorer(ppu, cfg).scores(np.ascontiguousarray(also), ok_u8).max(axis=1)
+            best = np.maximum(best, other)
         seen_cells = best != 0
         evidence = float(np.sum(best[seen_cells] - cfg.band_cell_chance))
         return levels, evidence, int(seen_cells.sum())
