@@ -113,7 +113,7 @@ class ReaderConfig:
     table_distances: tuple[float, ...]  # ln: farther from the table's colour is not the table
     dark_table_share: float  # a table darker than this share of the bright things is dark
     dark_table_bright_percentile: float  # the frame's bright things: its brightest pixels
-    veil_window: float  # dark table: patches of the long side holding something near black
+    veil_window: float  # dark table: patches (of the long side) mostly holding something black
     max_lens_k: float
     lens_min_gain: float  # a lens is taken where it lowers the lattice's rms error this much
     lens_min_points: int  # ... and where at least this many lattice points hold it

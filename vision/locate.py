@@ -162,13 +162,16 @@ def lifted_veil(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.u
 
     A lamp's glare (its reflection off a glossy table, and off the board) adds about the
     same light to every channel of everything under it: the black plastic and the dark
-    table as much as the tiles. Nearly every patch ``veil_window`` of the frame's long
-    side wide holds something near black in one channel at least (the plastic's ribs,
-    the table, a tile's navy disc), so the darkest channel there is the veil: it is
-    opened (a minimum, then a maximum filter over such patches), smoothed as wide, kept
-    no brighter than each pixel's own darkest channel, and taken off all three
-    channels, less its level over the table in the frame's outer strip (the table's own
-    darkness stays as it was).
+    table as much as the tiles. Most patches ``veil_window`` of the frame's long side
+    wide hold something near black in one channel at least (the plastic's ribs, the
+    table, a tile's navy disc), so the darkest channel there is the veil: it is opened
+    (a minimum, then a maximum filter over such patches), smoothed as wide, kept no
+    brighter than each pixel's own darkest channel, and taken off all three channels,
+    less its level over the table in the frame's outer strip (the table's own darkness
+    stays as it was). Where a patch holds nothing dark (between the discs of a large
+    board's packed tiles, on an arm or a sheet of paper) that thing's own darkest
+    channel is taken off too: the result is for looking for the board, not for reading
+    its colours.
 
     >>> from vision.config import default_config
     >>> frame = np.full((180, 320, 3), 20, np.uint8)  # a dark table

@@ -1253,11 +1253,9 @@ class BoardReader:
             if len(seen) and seen.mean() >= cfg.band_min_seen:
                 level = percentiles(plastic[rows, cols][seen], [percentile])[0]
                 levels[k] = (level - lo) / max(float(hi - lo), 1.0)
-        ok_u8 = np.ascontiguousarray(valid)
-        best = scorer(ppu, cfg).scores(np.ascontiguousarray(value), ok_u8).max(axis=1)
-        if also is not None:
-            other = scorer(ppu, cfg).scores(np.ascontiguousarray(also), ok_u8).max(axis=1)
-            best = np.maximum(best, other)
+        sc, inside = scorer(ppu, cfg), np.ascontiguousarray(valid)
+        views = [value] if also is None else [value, also]
+        best = np.max([sc.scores(np.ascontiguousarray(v), inside).max(axis=1) for v in views], 0)
         seen_cells = best != 0
         evidence = float(np.sum(best[seen_cells] - cfg.band_cell_chance))
         return levels, evidence, int(seen_cells.sum())
@@ -1286,8 +1284,8 @@ class BoardReader:
         reading = self._searched(frame_bgr, dark_table)
         if dark_table and not (reading.found and self._held(reading)):
             # A lamp's glare on a dark table lifts the plastic and the table under it
-            # alike, as bright as the tiles' darker sectors: the dark regions, the table's
-            # colour and the lattice's contrast all lose the board there. It is looked
+            # alike: the dark regions, the table's colour and the lattice's contrast all
+            # lose the board there, merged with the bright spot. It is looked
             # for again with the veil taken off (:func:`lifted_veil`), and read in the
             # frame as it is. A second search is a second chance to fit a lattice by
             # accident: its fit must be held by as many lattice points as a fit needs
