@@ -987,6 +987,9 @@ class BoardReader:
         design = self.numerals.size_of(cfg.bonus_numeral_height, cfg.disc_radius)
         inside = NEIGHBOUR_HALF / (self.numerals.params.match_r * cfg.disc_radius)
         self.bonus_sizes = (design,) if inside >= design else (inside, design)
+        # whether the table looks dark, per frame of the read under way (its id, the
+        # frame kept so that the id stays its own); emptied when the read ends
+        self._dark_memo: dict[int, tuple[NDArray[np.uint8], bool]] = {}
 
     # -- the pipeline -------------------------------------------------------------------
 
@@ -1008,7 +1011,7 @@ class BoardReader:
         outlines = outline_candidates(
             frame_bgr, outline_cfg, cfg.outline_pool, levels, off_table=off_table
         )
-        pyramid = Pyramid(frame_bgr, cfg)
+        pyramid = Pyramid(frame_bgr, cfg, dark=self._table_dark(frame_bgr))
         first = min(cfg.outline_candidates, len(outlines))
         # (each outline is straightened only when it is tried)
         best, problem = self._best_fit(
@@ -1120,7 +1123,9 @@ class BoardReader:
         outer = outer_corners(cfg.band_width)
         height = float(np.linalg.norm(outer[0] - outer[1:].mean(axis=0)))
         step = (math.sqrt(3.0) / 2.0) / height  # a row of cells, as a share of the height
-        pyramid = Pyramid(frame_bgr, cfg).for_board(fit.to_image(outer))
+        pyramid = Pyramid(frame_bgr, cfg, dark=self._table_dark(frame_bgr)).for_board(
+            fit.to_image(outer)
+        )
         for _ in range(cfg.rescale_rounds):
             best, best_evidence = fit, evidence + cfg.rescale_margin
             for anchor in outer:
@@ -1183,7 +1188,7 @@ class BoardReader:
         also: NDArray[np.float32] | None = None
         percentile = cfg.band_percentile
         outline = fit.to_image(outer_corners(cfg.band_width))
-        dark_table = table_looks_dark(frame_bgr, cfg)
+        dark_table = self._table_dark(frame_bgr)
         if dark_table or dark_table_band(frame_bgr, outline, cfg) is not None:
             # On a table as dark as the plastic, or darker, a band moved onto the table
             # looks as dark as on the plastic, and the windows show it as dark as the
@@ -1262,7 +1267,23 @@ class BoardReader:
 
     def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading:
         """Read a frame; a frame without a board gives ``found=False`` and a reason."""
-        frame_bgr = check_frame(frame_bgr)
+        try:
+            return self._read(check_frame(frame_bgr), fit)
+        finally:
+            self._dark_memo.clear()
+
+    def _table_dark(self, frame_bgr: NDArray[np.uint8]) -> bool:
+        """:func:`table_looks_dark` of a frame, worked out once per frame of a read (the
+        search, the band check and each sampling of the cells all ask)."""
+        memo = self._dark_memo.get(id(frame_bgr))
+        if memo is not None and memo[0] is frame_bgr:
+            return memo[1]
+        dark = table_looks_dark(frame_bgr, self.config)
+        self._dark_memo[id(frame_bgr)] = (frame_bgr, dark)
+        return dark
+
+    def _read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None) -> BoardReading:
+        """:meth:`read` of a checked frame."""
         if fit is not None:  # a stored fit (the tracker's) is not second-guessed
             return self._read_fitted(frame_bgr, fit, None)
         h, w = frame_bgr.shape[:2]
@@ -1275,12 +1296,12 @@ class BoardReader:
             small = cv2.resize(
                 frame_bgr, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA
             )
-            reading = self.read(small)
+            reading = self._read(small, None)
             if reading.fit is None:
                 return reading
             fx, fy = w / small.shape[1], h / small.shape[0]
             return replace(reading, fit=reading.fit.scaled(fx, fy))
-        dark_table = table_looks_dark(frame_bgr, self.config)
+        dark_table = self._table_dark(frame_bgr)
         reading = self._searched(frame_bgr, dark_table)
         if dark_table and not (reading.found and self._held(reading)):
             # A lamp's glare on a dark table lifts the plastic and the table under it
@@ -1838,7 +1859,7 @@ class BoardReader:
         value = value_channel(canvas_bgr)
         windows, clear_windows, plain_windows = self._see_through(value, valid, ppu, shifts)
         bonus_bgr = canvas_bgr  # what a bonus cell's see-through numeral is read on
-        dark_table = table_looks_dark(frame_bgr, cfg)
+        dark_table = self._table_dark(frame_bgr)
         ribs = rib_colour(canvas_bgr, canvas) if dark_table else None
         if ribs is not None:
             # On a dark table the windows may show it as dark as the ribs, or darker:
