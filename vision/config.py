@@ -114,6 +114,8 @@ class ReaderConfig:
     dark_table_share: float  # a table darker than this share of the bright things is dark
     dark_table_bright_percentile: float  # the frame's bright things: its brightest pixels
     veil_window: float  # dark table: patches (of the long side) mostly holding something black
+    veil_cell_window: float  # board units: every patch this wide holds something near black
+    veil_margin: float  # 8-bit levels: a veil of light less than this over the black is none
     max_lens_k: float
     lens_min_gain: float  # a lens is taken where it lowers the lattice's rms error this much
     lens_min_points: int  # ... and where at least this many lattice points hold it

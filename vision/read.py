@@ -96,6 +96,8 @@ from vision.rectify import (
     tile_height_told,
     validity,
     value_channel,
+    veil_lift,
+    veil_lifted,
     warp_to_canvas,
 )
 
@@ -104,6 +106,9 @@ log = logging.getLogger(__name__)
 EMPTY, TILE, UNKNOWN = "empty", "tile", "unknown"
 OUTSIDE = "outside the image"
 GLARE = "glare washes the colours out"
+#: An empty cell told so only with a lamp's glare taken off the board's plane (on the fit
+#: finally read alone: :meth:`BoardReader._glare_rescued`).
+GLARE_EMPTY = "empty under glare: its frame and window show with the glare taken off"
 COVERED = "covered or unclear"
 NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
 BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
@@ -990,6 +995,9 @@ class BoardReader:
         # whether the table looks dark, per frame of the read under way (its id, the
         # frame kept so that the id stays its own); emptied when the read ends
         self._dark_memo: dict[int, tuple[NDArray[np.uint8], bool]] = {}
+        # whether the read under way looks at the board with its glare taken off (only
+        # the fit finally read is: :meth:`_glare_rescued`)
+        self._under_glare = False
 
     # -- the pipeline -------------------------------------------------------------------
 
@@ -1267,10 +1275,60 @@ class BoardReader:
 
     def read(self, frame_bgr: NDArray[np.uint8], fit: BoardFit | None = None) -> BoardReading:
         """Read a frame; a frame without a board gives ``found=False`` and a reason."""
+        frame_bgr = check_frame(frame_bgr)
         try:
-            return self._read(check_frame(frame_bgr), fit)
+            return self._glare_rescued(frame_bgr, self._read(frame_bgr, fit))
         finally:
             self._dark_memo.clear()
+
+    def _read_ppu(self, fit: BoardFit) -> int:
+        """The pixels per unit of the canvas a fit's cells are read on: near the frame's
+        own, in a few sizes only, so that the cells' zones (cached per size) are reused."""
+        cfg = self.config
+        step = cfg.read_ppu_step
+        scale = px_per_unit(fit.homography)
+        return int(min(cfg.read_ppu_max, max(cfg.read_ppu_min, step * round(scale / step))))
+
+    def _glare_rescued(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> BoardReading:
+        """A reading with the cells it leaves unknown read again on the board's plane with
+        a lamp's glare taken off (:func:`veil_lifted`): those that then show an empty
+        cell's window and plastic frame read empty (noted so). Only the fit finally read
+        is looked at so, and only its unknown cells may change: off the board, taking
+        the veil off a plain surface leaves it as dark as the plastic, so a fit is never
+        judged on it."""
+        if not reading.found or reading.fit is None or self._table_dark(frame_bgr):
+            return reading  # (on a dark table the windows show no lighter table)
+        unknown = [c.index for c in reading.cells if c.state == UNKNOWN and c.note != OUTSIDE]
+        view = reading.canvas_bgr
+        if not unknown or view is None:
+            return reading
+        # (only where a veil lies over one of them: the cells under a hand or cut off
+        # are not read twice)
+        canvas = Canvas(self._read_ppu(reading.fit))
+        if (canvas.height, canvas.width) != view.shape[:2]:
+            return reading
+        valid = validity(frame_bgr.shape, reading.fit.homography, canvas, reading.fit.lens)
+        lift = veil_lift(view, valid, canvas.ppu, self.config)
+        if lift is None:
+            return reading
+        at = np.round(canvas.to_canvas(CENTROIDS[unknown])).astype(np.int64)
+        h, w = lift.shape
+        rows, cols = np.clip(at[:, 1], 0, h - 1), np.clip(at[:, 0], 0, w - 1)
+        if not (lift[rows, cols] >= 1.0).any():
+            return reading
+        self._under_glare = True
+        try:
+            # (the first half of a reading tells it: the tiles need not be named again)
+            again = self._sample_cells(frame_bgr, reading.fit, None).readings
+        finally:
+            self._under_glare = False
+        if len(again) != len(reading.cells):
+            return reading
+        cells = tuple(
+            b if a.state == UNKNOWN and b.note == GLARE_EMPTY else a
+            for a, b in zip(reading.cells, again, strict=True)
+        )
+        return replace(reading, cells=cells)
 
     def _table_dark(self, frame_bgr: NDArray[np.uint8]) -> bool:
         """:func:`table_looks_dark` of a frame, worked out once per frame of a read (the
@@ -1827,9 +1885,7 @@ class BoardReader:
         (``details["bonus_seen"]``, (36,) bool) are read so when ``bonus``."""
         cfg = self.config
         scale = px_per_unit(fit.homography)
-        # A few canvas sizes only, so that the cells' zones (cached per size) are reused.
-        step = cfg.read_ppu_step
-        ppu = int(min(cfg.read_ppu_max, max(cfg.read_ppu_min, step * round(scale / step))))
+        ppu = self._read_ppu(fit)
         canvas = Canvas(ppu)
         sigma = 0.5 * scale / ppu - 0.5
         src = cv2.GaussianBlur(frame_bgr, (0, 0), sigma) if sigma > 0.3 else frame_bgr
@@ -1877,28 +1933,40 @@ class BoardReader:
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
             details["clear_windows"] = clear_windows
-        # (the plastic's black from whole frames only)
-        black_srgb, field = self._black_field(
-            canvas_bgr, value, valid, band, packed, canvas, windows, seen & (rim_seen == rim_total)
-        )
-        black = bgr_to_linear_rgb(black_srgb)
-        # A bright reference: the brighter pixels on the playing area.
-        # Statistics over many pixels sample about the same density per unit at any size.
         stride = _sample_stride(ppu, cfg)
-        whole = pixels(value, packed.whole_flat[::stride]).astype(np.float64)  # max(B, G, R)
-        bright = float(percentiles(whole, [97])[0]) if len(whole) else 255.0
-        # (on a dark table, at least the plastic's own level: on an empty board there
-        # nothing is bright, and a sixth of a tiny span is the photo's noise)
-        least = float(black_srgb.max()) if dark_table else 8.0
-        span = max(bright - float(black_srgb.max()), least, 8.0)
+        whole_cells = seen & (rim_seen == rim_total)  # (the plastic's black from these only)
 
-        darkness = _Darkness(black_srgb, field, span)
+        def plastic(
+            view_bgr: NDArray[np.uint8], view: NDArray[np.float32], frames: NDArray[np.bool_]
+        ) -> _Darkness:
+            """How far from the plastic the pixels of a view are (its brightness
+            ``view``, the cells whose window it shows ``frames``)."""
+            black_srgb, field = self._black_field(
+                view_bgr, view, valid, band, packed, canvas, frames, whole_cells
+            )
+            # A bright reference: the brighter pixels on the playing area. Statistics
+            # over many pixels sample about the same density per unit at any size.
+            whole = pixels(view, packed.whole_flat[::stride]).astype(np.float64)
+            bright = float(percentiles(whole, [97])[0]) if len(whole) else 255.0
+            # (on a dark table, at least the plastic's own level: on an empty board there
+            # nothing is bright, and a sixth of a tiny span is the photo's noise)
+            least = float(black_srgb.max()) if dark_table else 8.0
+            span = max(bright - float(black_srgb.max()), least, 8.0)
+            return _Darkness(black_srgb, field, span)
+
+        darkness = plastic(canvas_bgr, value, windows)
+        black_srgb, field = darkness.black_srgb, darkness.field
+        black = bgr_to_linear_rgb(black_srgb)
 
         # Every cell at once: how much of its frame is not plastic, its sectors' colours.
-        def filled(canvas_px: NDArray[np.uint8], kept: NDArray[np.bool_]) -> FloatArray:
-            """(36,) the share of each cell's frame seen (and ``kept``) not plastic."""
+        def filled(
+            canvas_px: NDArray[np.uint8], kept: NDArray[np.bool_], judge: _Darkness | None = None
+        ) -> FloatArray:
+            """(36,) the share of each cell's frame seen (and ``kept``) not plastic (by
+            ``judge``, by default the board's ``darkness``)."""
             rim_px = pixels(canvas_px, packed.rim_flat)
-            rim_dark = (darkness(rim_px, packed.rim) > cfg.dark_distance) & kept
+            near = (judge or darkness)(rim_px, packed.rim)
+            rim_dark = (near > cfg.dark_distance) & kept
             dark = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts)
             total = np.add.reduceat(kept.astype(np.float64), packed.rim_starts)
             return dark / np.maximum(total, 1.0)  # type: ignore[no-any-return]
@@ -1945,25 +2013,36 @@ class BoardReader:
         doubtful = np.flatnonzero(
             seen & (BONUS > 1) & ~windows & ((fills > cfg.occupancy_max_empty_fill) | dark_table)
         )
-        bonus_seen = np.zeros(len(cell_zones), dtype=bool)
-        if len(doubtful):
-            corr = np.max(
-                [
-                    self.numerals.scores(
-                        bonus_bgr,
-                        doubtful.tolist(),
-                        ppu,
-                        cfg,
-                        size=size,
-                    )[0]
-                    for size in self.bonus_sizes
-                ],
-                axis=0,
-            )
-            own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
-            bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
+        bonus_seen = self._bonus_numerals_seen(bonus_bgr, doubtful, ppu)
         if details is not None:
             details["bonus_seen"] = bonus_seen
+        # A lamp's glare lifts an empty cell's frame off the plastic's black and blurs
+        # its window's shape; with the veil taken off (:func:`veil_lifted`) the board's
+        # plane shows them again. Only cells that would not read empty are looked at so,
+        # and only as empty cells: the tiles' colours are read as seen.
+        glare_empty = np.zeros(len(cell_zones), dtype=bool)
+        plane_bgr = veil_lifted(canvas_bgr, valid, ppu, cfg) if self._under_glare else canvas_bgr
+        if plane_bgr is not canvas_bgr:
+            plane = value_channel(plane_bgr)
+            p_windows, _, p_plain = self._see_through(plane, valid, ppu, shifts)
+            p_darkness = plastic(plane_bgr, plane, p_windows)
+            kept = rim_valid if shifts is None else rim_valid & ~hidden
+            p_fills = filled(plane_bgr, kept, p_darkness)
+            # (a window seen through a frame that is plastic, or a frame all plastic)
+            glare_empty = seen & (
+                p_windows & ((p_fills < cfg.window_max_fill) | p_plain)
+                | (p_fills <= cfg.occupancy_max_empty_fill)
+            )
+            check = np.flatnonzero(glare_empty & ~(p_windows & p_plain))
+            if len(check):  # (a dark tile's numeral is no window)
+                corr, _, _ = self.numerals.scores(tiles_bgr, check.tolist(), ppu, cfg)
+                glare_empty[check] = corr.max(axis=1) < cfg.window_numeral_corr
+            if bonus:  # the bonus cells' see-through numerals, likewise
+                glare_empty |= self._bonus_numerals_seen(
+                    plane_bgr,
+                    np.flatnonzero(seen & (BONUS > 1) & ~p_windows & ~bonus_seen),
+                    ppu,
+                )
         states: list[str] = []
         notes: list[str] = []
         sector_lin: list[FloatArray] = []
@@ -1988,6 +2067,10 @@ class BoardReader:
             ):
                 states.append(EMPTY)
                 notes.append("")
+                continue
+            if glare_empty[i]:
+                states.append(EMPTY)
+                notes.append(GLARE_EMPTY)
                 continue
             fill = float(tile_fills[i])
             # Sectors unlike the plastic; one nearly as dark (purple or blue in dim or
@@ -2573,6 +2656,27 @@ class BoardReader:
             n = len(seen)
             offset = np.median(np.stack(seen), axis=0) - self.prototypes[colour]
             out[colour] = self.prototypes[colour] + offset * (n / (n + cfg.seen_palette_prior))
+        return out
+
+    def _bonus_numerals_seen(
+        self, view_bgr: NDArray[np.uint8], cells: IntArray, ppu: int
+    ) -> NDArray[np.bool_]:
+        """(36,) bool: which of the bonus ``cells`` show their own see-through numeral
+        in a view (H, W, 3) uint8 at ``ppu`` (at the best of :attr:`bonus_sizes`), as
+        clearly as ``bonus_numeral_corr`` and better than any other numeral."""
+        cfg = self.config
+        out = np.zeros(len(CENTROIDS), dtype=bool)
+        if len(cells) == 0:
+            return out
+        corr = np.max(
+            [
+                self.numerals.scores(view_bgr, cells.tolist(), ppu, cfg, size=size)[0]
+                for size in self.bonus_sizes
+            ],
+            axis=0,
+        )
+        own = corr[np.arange(len(cells)), BONUS[cells] - 1]
+        out[cells] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
         return out
 
     def _see_through(

@@ -630,6 +630,70 @@ def rib_colour(view_bgr: NDArray[np.uint8], canvas: Canvas) -> FloatArray | None
     return np.median(log_colour(plain), axis=0).astype(np.float64)  # type: ignore[no-any-return]
 
 
+def veil_lifted(
+    view_bgr: NDArray[np.uint8], valid: NDArray[np.uint8], ppu: float, cfg: ReaderConfig
+) -> NDArray[np.uint8]:
+    """A rectified view (H, W, 3) uint8 of a board, ``ppu`` pixels per unit, with the veil
+    of a lamp's glare taken off (the view itself where there is none); ``valid`` (H, W)
+    uint8, 255 where the view is in the frame.
+
+    Light reflected off the glossy plastic and tiles adds about the same to every
+    channel of everything under it. Every patch of the board a cell wide
+    (``veil_cell_window`` units) holds something near black in one channel at least: an
+    empty cell's frame, the ribs between tiles, a tile's navy disc. So the darkest
+    channel, opened over such patches and smoothed, is the plastic's black plus the veil
+    there; what it rises above the board's darkest patches by more than ``veil_margin``
+    (8-bit levels: a lamp's gradient on black lifts it less) is taken off every channel,
+    never more than a pixel's own darkest channel. The shapes and levels of the windows,
+    frames and see-through numerals then read as without the glare.
+
+    >>> from vision.config import default_config
+    >>> view = np.full((120, 120, 3), 200, np.uint8)
+    >>> view[::10] = 20  # ribs
+    >>> yy, xx = np.mgrid[:120, :120]
+    >>> glare = (90 * np.exp(-((xx - 60) ** 2 + (yy - 60) ** 2) / (2 * 25.0**2))).astype(np.uint8)
+    >>> lit = cv2.add(view, cv2.merge([glare] * 3))
+    >>> out = veil_lifted(lit, np.full((120, 120), 255, np.uint8), 20, default_config())
+    >>> int(lit[60, 60, 0]), int(out[60, 60, 0]), int(out[5, 5, 0])  # a rib; far off
+    (110, 38, 200)
+    """
+    lift = veil_lift(view_bgr, valid, ppu, cfg)
+    if lift is None:
+        return view_bgr
+    lift8 = np.rint(lift).astype(np.uint8)
+    return cv2.subtract(view_bgr, cv2.merge([lift8, lift8, lift8]))  # type: ignore[no-any-return]
+
+
+def veil_lift(
+    view_bgr: NDArray[np.uint8], valid: NDArray[np.uint8], ppu: float, cfg: ReaderConfig
+) -> NDArray[np.float32] | None:
+    """The veil of light :func:`veil_lifted` takes off a view, (H, W) float32 8-bit
+    levels; None where it takes nothing off."""
+    darkest = cv2.min(cv2.min(view_bgr[..., 0], view_bgr[..., 1]), view_bgr[..., 2])
+    inside = valid == 255
+    if not inside.any():
+        return None
+    h, w = darkest.shape
+    k = max(3, int(cfg.veil_cell_window * ppu) | 1)
+    patch = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    # (outside the frame: no dark thing, so that the edge of the frame is no black)
+    opened = cv2.morphologyEx(np.where(inside, darkest, np.uint8(255)), cv2.MORPH_OPEN, patch)
+    # (smoothed at a quarter of the resolution: it is smooth at that scale already)
+    small = cv2.resize(opened, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    small_in = cv2.resize(valid, small.shape[::-1], interpolation=cv2.INTER_AREA) == 255
+    if not small_in.any():
+        return None
+    level = float(np.percentile(small[small_in], 5))
+    smooth = cv2.GaussianBlur(
+        np.where(small_in, small, np.uint8(round(level))).astype(np.float32), (0, 0), k / 16.0
+    )
+    veil = cv2.resize(smooth, (w, h), interpolation=cv2.INTER_LINEAR)
+    lift = np.minimum(veil - np.float32(level + cfg.veil_margin), darkest.astype(np.float32))
+    if float(lift.max()) < 1.0:
+        return None
+    return np.clip(lift, 0.0, 255.0, out=lift)  # type: ignore[no-any-return]
+
+
 class Pyramid:
     """The value channel at a few scales, to sample each canvas without aliasing.
 

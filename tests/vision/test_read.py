@@ -37,6 +37,7 @@ from vision.read import (
     COLOURLESS,
     DARK_TABLE,
     ELSEWHERE,
+    GLARE_EMPTY,
     JOKER_REFUSED,
     PART_OTHER,
     BoardReader,
@@ -320,6 +321,32 @@ def test_glare_on_the_plastic_leaves_empty_cells_empty() -> None:
     ]
     assert all(state == "unknown" for _, state, _ in changed), changed
     assert len(changed) <= 1, changed
+
+
+@pytest.mark.parametrize(("name", "peak"), [("00", 0.3), ("00", 0.5), ("02", 0.3), ("02", 0.5)])
+def test_empty_cells_under_a_strong_glare_read_empty_with_the_veil_taken_off(
+    name: str, peak: float
+) -> None:
+    """A strong glare a cell wide over the empty part of the board lifts the frames of
+    the empty cells under it off the plastic's black and blurs their windows: read as
+    they are, they are unknown. With the veil of light taken off the board's plane
+    (``veil_margin`` levels above the board's darkest patches), they read empty, noted
+    so; no cell read otherwise changes, and none read so holds a tile."""
+    clean = reading_of(name)
+    assert clean.fit is not None
+    empty = [c.index for c in clean.cells if c.state == "empty"]
+    centre = clean.fit.to_image(CENTROIDS[empty]).mean(axis=0)
+    size = px_per_unit(clean.fit.homography)
+    frame = glare(load_image(str(STILLS / f"{name}.jpg")), centre, size, peak)
+    lifted = reader().read(frame)
+    as_seen = BoardReader(replace(default_config(), veil_margin=255.0)).read(frame)
+    rescued = [c.index for c in lifted.cells if c.note == GLARE_EMPTY]
+    assert len(rescued) >= 3
+    assert all(lifted.cells[i].state == "empty" for i in rescued)
+    assert all(as_seen.cells[i].state == "unknown" for i in rescued)
+    assert all(clean.cells[i].state == "empty" for i in rescued)
+    for a, b in zip(lifted.cells, as_seen.cells, strict=True):
+        assert a.index in rescued or a == b
 
 
 def black_things_beside(frame: np.ndarray, corners: np.ndarray, share: float) -> np.ndarray:
@@ -1681,7 +1708,8 @@ def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
         cell = GEO.rotation[cell]
     assert BONUS[cell] == 4 and actual[13] is None
     assert reading.cells[cell].state == "empty"
-    single = BoardReader()
+    # (no veil taken off the plane: the numeral alone tells it)
+    single = BoardReader(replace(default_config(), veil_margin=255.0))
     assert len(single.bonus_sizes) == 2
     single.bonus_sizes = single.bonus_sizes[-1:]  # the design's size alone
     once = single.read(frame)
