@@ -106,9 +106,10 @@ log = logging.getLogger(__name__)
 EMPTY, TILE, UNKNOWN = "empty", "tile", "unknown"
 OUTSIDE = "outside the image"
 GLARE = "glare washes the colours out"
-#: An empty cell told so only with a lamp's glare taken off the board's plane (on the fit
-#: finally read alone: :meth:`BoardReader._glare_rescued`).
+#: A cell read only with a lamp's glare taken off the board (on the fit finally read
+#: alone: :meth:`BoardReader._glare_rescued`).
 GLARE_EMPTY = "empty under glare: its frame and window show with the glare taken off"
+GLARE_TILE = "read with the glare taken off"
 COVERED = "covered or unclear"
 NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
 BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
@@ -116,6 +117,9 @@ RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)
 DARK_TABLE = "the table looks as dark as the board's plastic: a lighter cloth under it helps"
 DARK_UNCLEAR = f"too few tiles and lattice points show the board ({DARK_TABLE})"
 PART_OTHER = "part of a sector shows another colour: something over it (a hand? a held tile?)"
+#: What a cell shows of something over it (a hand, a sleeve): no veil of light, which a
+#: tile is not read through.
+SOMETHING_OVER = (BESIDE_COVERED, RIDGE_HIDDEN, PART_OTHER)
 #: The end of the note of a cell that looks like a tile read (better) on another cell.
 ELSEWHERE = "which is on another cell (covered?)"
 #: The set's one joker.
@@ -1290,20 +1294,21 @@ class BoardReader:
         return int(min(cfg.read_ppu_max, max(cfg.read_ppu_min, step * round(scale / step))))
 
     def _glare_rescued(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> BoardReading:
-        """A reading with the cells it leaves unknown read again on the board's plane with
-        a lamp's glare taken off (:func:`veil_lifted`): those that then show an empty
-        cell's window and plastic frame read empty (noted so). Only the fit finally read
-        is looked at so, and only its unknown cells may change: off the board, taking
-        the veil off a plain surface leaves it as dark as the plastic, so a fit is never
-        judged on it."""
+        """A reading with the cells it leaves unknown under a lamp's glare read again with
+        the veil of light taken off the board (:func:`veil_lifted`): those that then read
+        empty, or as a tile no other cell holds, read so (noted so).
+
+        Only the fit finally read is looked at so, and only its unknown cells change:
+        off the board, taking the veil off a plain surface leaves it as dark as the
+        plastic, so no fit is judged on it (looked at during the search, a lattice off
+        the board read clearer). Not on a dark table, whose windows show no lighter
+        table; not where no veil lies over an unknown cell (a hand, the frame's edge)."""
         if not reading.found or reading.fit is None or self._table_dark(frame_bgr):
-            return reading  # (on a dark table the windows show no lighter table)
+            return reading
         unknown = [c.index for c in reading.cells if c.state == UNKNOWN and c.note != OUTSIDE]
         view = reading.canvas_bgr
         if not unknown or view is None:
             return reading
-        # (only where a veil lies over one of them: the cells under a hand or cut off
-        # are not read twice)
         canvas = Canvas(self._read_ppu(reading.fit))
         if (canvas.height, canvas.width) != view.shape[:2]:
             return reading
@@ -1311,23 +1316,52 @@ class BoardReader:
         lift = veil_lift(view, valid, canvas.ppu, self.config)
         if lift is None:
             return reading
-        at = np.round(canvas.to_canvas(CENTROIDS[unknown])).astype(np.int64)
+        # A lamp's glare lifts the plastic under it too; a hand (no dark thing on it
+        # either) has no plastic under it: only unknown cells near an empty cell whose
+        # frame the veil lifts are read again. (Not the border band: a hand lies over it
+        # as often as not.)
+        plastic = CENTROIDS[[c.index for c in reading.cells if c.state == EMPTY]]
         h, w = lift.shape
-        rows, cols = np.clip(at[:, 1], 0, h - 1), np.clip(at[:, 0], 0, w - 1)
-        if not (lift[rows, cols] >= 1.0).any():
+
+        def lifted(points: FloatArray) -> NDArray[np.bool_]:
+            at = np.round(canvas.to_canvas(points)).astype(np.int64)
+            inside = (at[:, 0] >= 0) & (at[:, 0] < w) & (at[:, 1] >= 0) & (at[:, 1] < h)
+            out = np.zeros(len(points), dtype=bool)
+            out[inside] = lift[at[inside, 1], at[inside, 0]] >= 1.0
+            return out
+
+        lit = plastic[lifted(plastic)]
+        near = np.zeros(len(unknown), dtype=bool)
+        if len(lit):
+            gaps = np.linalg.norm(CENTROIDS[unknown][:, None] - lit[None], axis=2)
+            near = (gaps.min(axis=1) <= self.config.veil_reach) & lifted(CENTROIDS[unknown])
+        if not near.any():
             return reading
+        rescuable = {i for i, ok in zip(unknown, near, strict=True) if ok}
         self._under_glare = True
         try:
-            # (the first half of a reading tells it: the tiles need not be named again)
-            again = self._sample_cells(frame_bgr, reading.fit, None).readings
+            again = self._read_fitted(frame_bgr, reading.fit, None).cells
         finally:
             self._under_glare = False
         if len(again) != len(reading.cells):
             return reading
-        cells = tuple(
-            b if a.state == UNKNOWN and b.note == GLARE_EMPTY else a
-            for a, b in zip(reading.cells, again, strict=True)
-        )
+        held = {c.placement.tile for c in reading.cells if c.placement is not None}
+
+        def better(was: CellReading, now: CellReading) -> CellReading:
+            if was.index not in rescuable:
+                return was
+            if now.state == EMPTY:
+                return replace(now, note=GLARE_EMPTY)
+            if (
+                now.state == TILE
+                and now.placement is not None
+                and now.placement.tile not in held
+                and was.note not in SOMETHING_OVER
+            ):
+                return replace(now, note=GLARE_TILE)
+            return was
+
+        cells = tuple(better(a, b) for a, b in zip(reading.cells, again, strict=True))
         return replace(reading, cells=cells)
 
     def _table_dark(self, frame_bgr: NDArray[np.uint8]) -> bool:
@@ -1891,6 +1925,8 @@ class BoardReader:
         src = cv2.GaussianBlur(frame_bgr, (0, 0), sigma) if sigma > 0.3 else frame_bgr
         canvas_bgr = warp_to_canvas(src, fit.homography, canvas, lens=fit.lens)
         valid = validity(frame_bgr.shape, fit.homography, canvas, fit.lens)
+        if self._under_glare:  # (:meth:`_glare_rescued`)
+            canvas_bgr = veil_lifted(canvas_bgr, valid, ppu, cfg)
         # A tile is a slab: at a tilt its top shows off its cell, where the plane of the
         # tiles' tops lies (the windows and the band lie in the board's).
         tiles_bgr = canvas_bgr
@@ -1898,6 +1934,8 @@ class BoardReader:
         if fit.tile_height > 0:
             tops = fit.tops(frame_bgr.shape)
             tiles_bgr = warp_to_canvas(src, tops, canvas, lens=fit.lens)
+            if self._under_glare:
+                tiles_bgr = veil_lifted(tiles_bgr, valid, ppu, cfg)
             shifts = project(np.linalg.inv(fit.homography) @ tops, CENTROIDS) - CENTROIDS
         cell_zones, band = zones(ppu, cfg)
         packed = packed_zones(ppu, cfg)
@@ -1933,40 +1971,28 @@ class BoardReader:
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
             details["clear_windows"] = clear_windows
-        stride = _sample_stride(ppu, cfg)
-        whole_cells = seen & (rim_seen == rim_total)  # (the plastic's black from these only)
-
-        def plastic(
-            view_bgr: NDArray[np.uint8], view: NDArray[np.float32], frames: NDArray[np.bool_]
-        ) -> _Darkness:
-            """How far from the plastic the pixels of a view are (its brightness
-            ``view``, the cells whose window it shows ``frames``)."""
-            black_srgb, field = self._black_field(
-                view_bgr, view, valid, band, packed, canvas, frames, whole_cells
-            )
-            # A bright reference: the brighter pixels on the playing area. Statistics
-            # over many pixels sample about the same density per unit at any size.
-            whole = pixels(view, packed.whole_flat[::stride]).astype(np.float64)
-            bright = float(percentiles(whole, [97])[0]) if len(whole) else 255.0
-            # (on a dark table, at least the plastic's own level: on an empty board there
-            # nothing is bright, and a sixth of a tiny span is the photo's noise)
-            least = float(black_srgb.max()) if dark_table else 8.0
-            span = max(bright - float(black_srgb.max()), least, 8.0)
-            return _Darkness(black_srgb, field, span)
-
-        darkness = plastic(canvas_bgr, value, windows)
-        black_srgb, field = darkness.black_srgb, darkness.field
+        # (the plastic's black from whole frames only)
+        black_srgb, field = self._black_field(
+            canvas_bgr, value, valid, band, packed, canvas, windows, seen & (rim_seen == rim_total)
+        )
         black = bgr_to_linear_rgb(black_srgb)
+        # A bright reference: the brighter pixels on the playing area.
+        # Statistics over many pixels sample about the same density per unit at any size.
+        stride = _sample_stride(ppu, cfg)
+        whole = pixels(value, packed.whole_flat[::stride]).astype(np.float64)  # max(B, G, R)
+        bright = float(percentiles(whole, [97])[0]) if len(whole) else 255.0
+        # (on a dark table, at least the plastic's own level: on an empty board there
+        # nothing is bright, and a sixth of a tiny span is the photo's noise)
+        least = float(black_srgb.max()) if dark_table else 8.0
+        span = max(bright - float(black_srgb.max()), least, 8.0)
+
+        darkness = _Darkness(black_srgb, field, span)
 
         # Every cell at once: how much of its frame is not plastic, its sectors' colours.
-        def filled(
-            canvas_px: NDArray[np.uint8], kept: NDArray[np.bool_], judge: _Darkness | None = None
-        ) -> FloatArray:
-            """(36,) the share of each cell's frame seen (and ``kept``) not plastic (by
-            ``judge``, by default the board's ``darkness``)."""
+        def filled(canvas_px: NDArray[np.uint8], kept: NDArray[np.bool_]) -> FloatArray:
+            """(36,) the share of each cell's frame seen (and ``kept``) not plastic."""
             rim_px = pixels(canvas_px, packed.rim_flat)
-            near = (judge or darkness)(rim_px, packed.rim)
-            rim_dark = (near > cfg.dark_distance) & kept
+            rim_dark = (darkness(rim_px, packed.rim) > cfg.dark_distance) & kept
             dark = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts)
             total = np.add.reduceat(kept.astype(np.float64), packed.rim_starts)
             return dark / np.maximum(total, 1.0)  # type: ignore[no-any-return]
@@ -2013,36 +2039,25 @@ class BoardReader:
         doubtful = np.flatnonzero(
             seen & (BONUS > 1) & ~windows & ((fills > cfg.occupancy_max_empty_fill) | dark_table)
         )
-        bonus_seen = self._bonus_numerals_seen(bonus_bgr, doubtful, ppu)
+        bonus_seen = np.zeros(len(cell_zones), dtype=bool)
+        if len(doubtful):
+            corr = np.max(
+                [
+                    self.numerals.scores(
+                        bonus_bgr,
+                        doubtful.tolist(),
+                        ppu,
+                        cfg,
+                        size=size,
+                    )[0]
+                    for size in self.bonus_sizes
+                ],
+                axis=0,
+            )
+            own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
+            bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
         if details is not None:
             details["bonus_seen"] = bonus_seen
-        # A lamp's glare lifts an empty cell's frame off the plastic's black and blurs
-        # its window's shape; with the veil taken off (:func:`veil_lifted`) the board's
-        # plane shows them again. Only cells that would not read empty are looked at so,
-        # and only as empty cells: the tiles' colours are read as seen.
-        glare_empty = np.zeros(len(cell_zones), dtype=bool)
-        plane_bgr = veil_lifted(canvas_bgr, valid, ppu, cfg) if self._under_glare else canvas_bgr
-        if plane_bgr is not canvas_bgr:
-            plane = value_channel(plane_bgr)
-            p_windows, _, p_plain = self._see_through(plane, valid, ppu, shifts)
-            p_darkness = plastic(plane_bgr, plane, p_windows)
-            kept = rim_valid if shifts is None else rim_valid & ~hidden
-            p_fills = filled(plane_bgr, kept, p_darkness)
-            # (a window seen through a frame that is plastic, or a frame all plastic)
-            glare_empty = seen & (
-                p_windows & ((p_fills < cfg.window_max_fill) | p_plain)
-                | (p_fills <= cfg.occupancy_max_empty_fill)
-            )
-            check = np.flatnonzero(glare_empty & ~(p_windows & p_plain))
-            if len(check):  # (a dark tile's numeral is no window)
-                corr, _, _ = self.numerals.scores(tiles_bgr, check.tolist(), ppu, cfg)
-                glare_empty[check] = corr.max(axis=1) < cfg.window_numeral_corr
-            if bonus:  # the bonus cells' see-through numerals, likewise
-                glare_empty |= self._bonus_numerals_seen(
-                    plane_bgr,
-                    np.flatnonzero(seen & (BONUS > 1) & ~p_windows & ~bonus_seen),
-                    ppu,
-                )
         states: list[str] = []
         notes: list[str] = []
         sector_lin: list[FloatArray] = []
@@ -2067,10 +2082,6 @@ class BoardReader:
             ):
                 states.append(EMPTY)
                 notes.append("")
-                continue
-            if glare_empty[i]:
-                states.append(EMPTY)
-                notes.append(GLARE_EMPTY)
                 continue
             fill = float(tile_fills[i])
             # Sectors unlike the plastic; one nearly as dark (purple or blue in dim or
@@ -2656,27 +2667,6 @@ class BoardReader:
             n = len(seen)
             offset = np.median(np.stack(seen), axis=0) - self.prototypes[colour]
             out[colour] = self.prototypes[colour] + offset * (n / (n + cfg.seen_palette_prior))
-        return out
-
-    def _bonus_numerals_seen(
-        self, view_bgr: NDArray[np.uint8], cells: IntArray, ppu: int
-    ) -> NDArray[np.bool_]:
-        """(36,) bool: which of the bonus ``cells`` show their own see-through numeral
-        in a view (H, W, 3) uint8 at ``ppu`` (at the best of :attr:`bonus_sizes`), as
-        clearly as ``bonus_numeral_corr`` and better than any other numeral."""
-        cfg = self.config
-        out = np.zeros(len(CENTROIDS), dtype=bool)
-        if len(cells) == 0:
-            return out
-        corr = np.max(
-            [
-                self.numerals.scores(view_bgr, cells.tolist(), ppu, cfg, size=size)[0]
-                for size in self.bonus_sizes
-            ],
-            axis=0,
-        )
-        own = corr[np.arange(len(cells)), BONUS[cells] - 1]
-        out[cells] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
         return out
 
     def _see_through(
