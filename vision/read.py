@@ -1306,6 +1306,18 @@ class BoardReader:
         if not reading.found or reading.fit is None or self._table_dark(frame_bgr):
             return reading
         unknown = [c.index for c in reading.cells if c.state == UNKNOWN and c.note != OUTSIDE]
+        # A lamp's glare lifts the plastic under it too; a hand (no dark thing on it
+        # either) has no plastic under it: only unknown cells near an empty cell whose
+        # frame the veil lifts are read again. (Not the border band: a hand lies over it
+        # as often as not.)
+        plastic = CENTROIDS[[c.index for c in reading.cells if c.state == EMPTY]]
+        if len(plastic):  # (those near an empty cell at all, first)
+            gaps = np.linalg.norm(CENTROIDS[unknown][:, None] - plastic[None], axis=2)
+            unknown = [
+                i
+                for i, g in zip(unknown, gaps.min(axis=1), strict=True)
+                if g <= self.config.veil_reach
+            ]
         view = reading.canvas_bgr
         if not unknown or view is None:
             return reading
@@ -1316,11 +1328,6 @@ class BoardReader:
         lift = veil_lift(view, valid, canvas.ppu, self.config)
         if lift is None:
             return reading
-        # A lamp's glare lifts the plastic under it too; a hand (no dark thing on it
-        # either) has no plastic under it: only unknown cells near an empty cell whose
-        # frame the veil lifts are read again. (Not the border band: a hand lies over it
-        # as often as not.)
-        plastic = CENTROIDS[[c.index for c in reading.cells if c.state == EMPTY]]
         h, w = lift.shape
 
         def lifted(points: FloatArray) -> NDArray[np.bool_]:
