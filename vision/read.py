@@ -1311,13 +1311,12 @@ class BoardReader:
         # frame the veil lifts are read again. (Not the border band: a hand lies over it
         # as often as not.)
         plastic = CENTROIDS[[c.index for c in reading.cells if c.state == EMPTY]]
-        if len(plastic):  # (those near an empty cell at all, first)
-            gaps = np.linalg.norm(CENTROIDS[unknown][:, None] - plastic[None], axis=2)
-            unknown = [
-                i
-                for i, g in zip(unknown, gaps.min(axis=1), strict=True)
-                if g <= self.config.veil_reach
-            ]
+        if not unknown or not len(plastic):
+            return reading
+        # (those near an empty cell at all, first: geometry alone)
+        gaps = np.linalg.norm(CENTROIDS[unknown][:, None] - plastic[None], axis=2)
+        reach = gaps.min(axis=1) <= self.config.veil_reach
+        unknown = [i for i, ok in zip(unknown, reach, strict=True) if ok]
         view = reading.canvas_bgr
         if not unknown or view is None:
             return reading
