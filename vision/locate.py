@@ -181,18 +181,53 @@ def lifted_veil(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.u
     >>> int(lit[90, 160, 0]), int(lifted_veil(lit, default_config())[90, 160, 0])
     (140, 26)
     """
-    b, g, r = cv2.split(frame_bgr)
-    value = cv2.min(cv2.min(b, g), r)
+    value = darkest_channel(frame_bgr)
     h, w = value.shape
     k = max(3, int(cfg.veil_window * max(h, w)) | 1)
-    patch = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    opened = cv2.morphologyEx(value, cv2.MORPH_OPEN, patch)
-    # (smoothed at a quarter of the resolution: it is smooth at that scale already)
-    small = cv2.resize(opened, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), k / 12.0)
+    veil, small, _ = darkest_veil(value, k)
     table = float(np.median(outer_strip(small[..., None], cfg)))
-    veil = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     lift = cv2.subtract(cv2.min(np.rint(veil).astype(np.uint8), value), table)
+    return taken_off(frame_bgr, lift)
+
+
+def darkest_channel(frame_bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """min(B, G, R) (H, W) uint8 of a frame (H, W, 3) uint8: near black wherever one
+    channel is (the plastic, a navy disc), and lifted by a veil of light as all are."""
+    return cv2.min(cv2.min(frame_bgr[..., 0], frame_bgr[..., 1]), frame_bgr[..., 2])  # type: ignore[no-any-return]
+
+
+def darkest_veil(
+    darkest: NDArray[np.uint8], k: int, inside: NDArray[np.bool_] | None = None
+) -> tuple[NDArray[np.float32], NDArray[np.float32], float]:
+    """The veil of light over an image whose patches ``k`` px wide mostly hold something
+    near black: its :func:`darkest_channel` (H, W) uint8 opened over such patches (a
+    minimum, then a maximum filter) and smoothed as wide, at a quarter of the resolution
+    (it is smooth at that scale already). Returns it (H, W) float32, the same at the
+    quarter resolution, and the level of the darkest patches (the 5th percentile of the
+    opened image: what no veil lifts).
+
+    ``inside`` (H, W) bool: the pixels that show the image; elsewhere nothing dark is
+    taken to lie, and the smoothing takes that level.
+    """
+    h, w = darkest.shape
+    patch = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    filled = darkest if inside is None else np.where(inside, darkest, np.uint8(255))
+    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, patch)
+    size = (max(1, w // 4), max(1, h // 4))
+    small = cv2.resize(opened, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    shown = np.ones(small.shape, dtype=bool)
+    if inside is not None:  # (wholly inside)
+        mask = inside.astype(np.uint8) * np.uint8(255)
+        shown = cv2.resize(mask, size, interpolation=cv2.INTER_AREA) == 255
+    level = float(np.percentile(small[shown], 5)) if shown.any() else 0.0
+    smooth = small if inside is None else np.where(shown, small, np.float32(round(level)))
+    smooth = cv2.GaussianBlur(smooth, (0, 0), k / 12.0)
+    veil = cv2.resize(smooth, (w, h), interpolation=cv2.INTER_LINEAR)
+    return veil, smooth, level  # type: ignore[return-value]
+
+
+def taken_off(frame_bgr: NDArray[np.uint8], lift: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A frame (H, W, 3) uint8 less ``lift`` (H, W) uint8 in every channel (saturating)."""
     return cv2.subtract(frame_bgr, cv2.merge([lift, lift, lift]))  # type: ignore[no-any-return]
 
 

@@ -1349,8 +1349,6 @@ class BoardReader:
             again = self._read_fitted(frame_bgr, reading.fit, None).cells
         finally:
             self._under_glare = False
-        if len(again) != len(reading.cells):
-            return reading
         held = {c.placement.tile for c in reading.cells if c.placement is not None}
 
         def better(was: CellReading, now: CellReading) -> CellReading:

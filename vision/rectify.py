@@ -28,7 +28,14 @@ from scipy import sparse
 
 from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError
-from vision.locate import relative_value, relative_value_only, table_looks_dark
+from vision.locate import (
+    darkest_channel,
+    darkest_veil,
+    relative_value,
+    relative_value_only,
+    table_looks_dark,
+    taken_off,
+)
 from vision.model import (
     CENTRE,
     CENTROIDS,
@@ -655,13 +662,12 @@ def veil_lifted(
     >>> lit = cv2.add(view, cv2.merge([glare] * 3))
     >>> out = veil_lifted(lit, np.full((120, 120), 255, np.uint8), 20, default_config())
     >>> int(lit[60, 60, 0]), int(out[60, 60, 0]), int(out[5, 5, 0])  # a rib; far off
-    (110, 38, 200)
+    (110, 39, 200)
     """
     lift = veil_lift(view_bgr, valid, ppu, cfg)
     if lift is None:
         return view_bgr
-    lift8 = np.rint(lift).astype(np.uint8)
-    return cv2.subtract(view_bgr, cv2.merge([lift8, lift8, lift8]))  # type: ignore[no-any-return]
+    return taken_off(view_bgr, np.rint(lift).astype(np.uint8))
 
 
 def veil_lift(
@@ -669,25 +675,12 @@ def veil_lift(
 ) -> NDArray[np.float32] | None:
     """The veil of light :func:`veil_lifted` takes off a view, (H, W) float32 8-bit
     levels; None where it takes nothing off."""
-    darkest = cv2.min(cv2.min(view_bgr[..., 0], view_bgr[..., 1]), view_bgr[..., 2])
+    darkest = darkest_channel(view_bgr)
     inside = valid == 255
     if not inside.any():
         return None
-    h, w = darkest.shape
     k = max(3, int(cfg.veil_cell_window * ppu) | 1)
-    patch = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    # (outside the frame: no dark thing, so that the edge of the frame is no black)
-    opened = cv2.morphologyEx(np.where(inside, darkest, np.uint8(255)), cv2.MORPH_OPEN, patch)
-    # (smoothed at a quarter of the resolution: it is smooth at that scale already)
-    small = cv2.resize(opened, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    small_in = cv2.resize(valid, small.shape[::-1], interpolation=cv2.INTER_AREA) == 255
-    if not small_in.any():
-        return None
-    level = float(np.percentile(small[small_in], 5))
-    smooth = cv2.GaussianBlur(
-        np.where(small_in, small, np.uint8(round(level))).astype(np.float32), (0, 0), k / 16.0
-    )
-    veil = cv2.resize(smooth, (w, h), interpolation=cv2.INTER_LINEAR)
+    veil, _, level = darkest_veil(darkest, k, inside)
     lift = np.minimum(veil - np.float32(level + cfg.veil_margin), darkest.astype(np.float32))
     if float(lift.max()) < 1.0:
         return None
