@@ -165,6 +165,13 @@ class ReaderConfig:
     off_table_last: bool
     band_covered_level: float  # a side above it is not plastic, however bright
     band_shift_margin: float
+    # the band's peg holes: their pitch (board units), how far it may differ (a share),
+    # where across the band they are looked for (shares of band_width), and how much
+    # clearer the sides a move by a cell moves must show them for it to be taken
+    peg_pitch: float
+    peg_pitch_tolerance: float
+    peg_band_shares: tuple[float, ...]
+    peg_shift_margin: float
     band_move_max_unclear: int  # a move by a cell may make so many more cells unclear
     # (any more, where no fewer cells read clearly)
     sector_distance: float
@@ -261,6 +268,7 @@ class ReaderConfig:
         values["haze_levels"] = tuple(float(v) for v in data["haze_levels"])
         values["table_distances"] = tuple(float(v) for v in data["table_distances"])
         values["rescale_scales"] = tuple(float(v) for v in data["rescale_scales"])
+        values["peg_band_shares"] = tuple(float(v) for v in data["peg_band_shares"])
         pairs: tuple[tuple[str, type], ...] = (
             ("band_strip", float),
             ("light_field_range", float),

@@ -87,12 +87,14 @@ from vision.rectify import (
     fit_with_lens,
     lattice_scores,
     lowered,
+    peg_track,
     plastic_distance,
     plausible,
     px_per_unit,
     relowered,
     rib_colour,
     scorer,
+    sides_moved,
     tile_height_told,
     validity,
     value_channel,
@@ -736,6 +738,11 @@ def joker_doubt(
     return None
 
 
+def _translation(shift: FloatArray) -> FloatArray:
+    """The 3x3 board-plane move by ``shift`` (2,) board units."""
+    return np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
+
+
 def band_shift_gain(
     here: tuple[FloatArray, float, int],
     there: tuple[FloatArray, float, int],
@@ -1173,6 +1180,7 @@ class BoardReader:
     def _band_checked(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> tuple[BoardFit, float]:
         """:meth:`check_band`'s fit, and its :meth:`cells_evidence` (measured on the way)."""
         cfg = self.config
+        evidence: float | None = None
         for _ in range(2):
             view = self._band_view(frame_bgr, fit)
             here = self._shifted(view, np.zeros(2))
@@ -1182,11 +1190,41 @@ class BoardReader:
                 if gain > best_gain:
                     best, best_gain = shift, gain
             if best is None:
-                return fit, _per_cell(here)
+                evidence = _per_cell(here)
+                break
             log.debug("lattice moved by a cell: merit %.2f better", best_gain)
-            t = np.array([[1.0, 0.0, best[0]], [0.0, 1.0, best[1]], [0.0, 0.0, 1.0]])
-            fit = fit.moved(t)
-        return fit, self.cells_evidence(frame_bgr, fit)
+            fit = fit.moved(_translation(best))
+        on_pegs = self._peg_moved(frame_bgr, fit)
+        if on_pegs is not None:
+            fit, evidence = on_pegs, None
+        return fit, self.cells_evidence(frame_bgr, fit) if evidence is None else evidence
+
+    def _peg_moved(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit | None:
+        """The fit moved by whole cells where that puts the band's lines on the row of
+        peg holes (:func:`vision.rectify.peg_track`) along the sides it moves, by
+        ``peg_shift_margin`` in all, clearly more than where it is; None where no move
+        does.
+
+        The band's darkness tells a lattice a cell off only where the table beside the
+        board is brighter than the plastic; the holes' row tells it on any table, as
+        long as the photo is sharp enough to show holes a twelfth of a cell wide (blur
+        takes them from every place alike, and then nothing moves).
+        """
+        cfg = self.config
+        moved: BoardFit | None = None
+        for _ in range(2):
+            here, *theres = peg_track(frame_bgr, fit, cfg, np.vstack([np.zeros(2), LATTICE_SHIFTS]))
+            best, best_gain = None, cfg.peg_shift_margin
+            for shift, there in zip(LATTICE_SHIFTS, theres, strict=True):
+                both = sides_moved(shift) & np.isfinite(here) & np.isfinite(there)
+                gain = float((there[both] - here[both]).sum())
+                if gain > best_gain:
+                    best, best_gain = shift, gain
+            if best is None:
+                break
+            log.debug("lattice moved by a cell onto the peg holes: %.2f clearer", best_gain)
+            fit = moved = fit.moved(_translation(best))
+        return moved
 
     def _band_view(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> _BandView:
         """One view of the board with a cell's margin more, to be cut at each shift

@@ -614,6 +614,100 @@ def _dark_table_band(
     return band
 
 
+def sides_moved(shift: FloatArray) -> NDArray[np.bool_]:
+    """(3,) whether a move of the lattice by ``shift`` (2,) board units moves each side
+    of the playing triangle (from corner k to corner k + 1) off its line: all but a
+    side along the shift.
+
+    >>> sides_moved(LATTICE_SHIFTS[0]).sum()
+    np.int64(2)
+    """
+    ends = np.roll(PLAY_CORNERS, -1, axis=0) - PLAY_CORNERS
+    along = ends / np.linalg.norm(ends, axis=1, keepdims=True)
+    across = np.abs(along[:, 0] * shift[1] - along[:, 1] * shift[0])
+    return across > 0.5 * float(np.linalg.norm(shift))  # type: ignore[no-any-return]
+
+
+def peg_track(
+    frame_bgr: NDArray[np.uint8], fit: BoardFit, cfg: ReaderConfig, shifts: FloatArray | None = None
+) -> FloatArray:
+    """How clearly the band along each side of the playing triangle of ``fit`` shows
+    the row of peg holes, (3,) float64 from 0 to 1, NaN for a side mostly outside the
+    frame (H, W, 3) uint8; or (S, 3) for the fit moved by each of ``shifts`` (S, 2)
+    board units (as :meth:`BoardFit.moved`), measured at once.
+
+    The holes repeat every ``peg_pitch`` (0.19 units) along the band, whatever the
+    table shows through them and however the light falls: brighter or darker than the
+    plastic, their row is a ripple of that one pitch. Lines along each side are sampled
+    across the band's middle (``peg_band_shares`` of its width), at an eighth of the
+    pitch in board units (so that perspective keeps the pitch), in the log of the
+    brightest channel; each profile's share of its ripple power (from a quarter to three
+    times the holes' frequency, after its slow trend is taken off) within
+    ``peg_pitch_tolerance`` of the holes' frequency is the side's, its best line's.
+    A lattice a cell off puts two of the three sides' lines on cells or on the table,
+    where nothing repeats at that pitch: the band tells the board's place even where the
+    table is as dark as the plastic.
+    """
+    moves = np.zeros((1, 2)) if shifts is None else np.asarray(shifts, dtype=np.float64)
+    lines = _peg_lines(cfg.peg_pitch, cfg.band_width, cfg.peg_band_shares)  # (3, O, N, 2)
+    board = lines[None] + moves[:, None, None, None, :]  # (S, 3, O, N, 2)
+    px = fit.to_image(board.reshape(-1, 2)).astype(np.float32).reshape(board.shape)
+    h, w = frame_bgr.shape[:2]
+    inside = (px[..., 0] >= 0) & (px[..., 0] <= w - 1) & (px[..., 1] >= 0) & (px[..., 1] <= h - 1)
+    flat = px.reshape(1, -1, 2)
+    sampled = cv2.remap(frame_bgr, flat[..., 0].copy(), flat[..., 1].copy(), cv2.INTER_LINEAR)
+    profiles = np.log(sampled.reshape(*px.shape[:-1], 3).max(axis=-1).astype(np.float64) + 4.0)
+    shares = np.full(inside.shape[:-1], np.nan)  # (S, 3, O)
+    whole = inside.all(axis=-1)
+    if whole.any():
+        shares[whole] = _peg_shares(profiles[whole], cfg)
+    for idx in zip(*np.nonzero(~whole & (inside.mean(axis=-1) >= 0.5)), strict=True):
+        seen = profiles[idx][inside[idx]]  # a line the frame's edge cuts: its part inside
+        if len(seen) >= 64:
+            shares[idx] = _peg_shares(seen[None], cfg)[0]
+    with np.errstate(all="ignore"):
+        best = np.where(
+            np.isnan(shares).all(axis=-1), np.nan, np.nanmax(shares, axis=-1, initial=-1.0)
+        )
+    return best[0] if shifts is None else best  # type: ignore[no-any-return]
+
+
+@cache
+def _peg_lines(pitch: float, band_width: float, band_shares: tuple[float, ...]) -> FloatArray:
+    """The board points (3, O, N, 2) along each side of the playing triangle (its middle
+    eight tenths), an eighth of ``pitch`` apart, on lines across the band at each of
+    ``band_shares`` of its width: :func:`peg_track`'s."""
+    out = []
+    for k in range(3):
+        a, b = PLAY_CORNERS[k], PLAY_CORNERS[(k + 1) % 3]
+        length = float(np.linalg.norm(b - a))
+        along = (b - a) / length
+        normal = np.array([along[1], -along[0]])
+        if np.dot(normal, (a + b) / 2 - CENTRE) < 0:
+            normal = -normal
+        ts = np.arange(0.1 * length, 0.9 * length, pitch / 8.0)
+        out.append(
+            [a + normal * (share * band_width) + ts[:, None] * along for share in band_shares]
+        )
+    lines = np.array(out)
+    lines.setflags(write=False)
+    return lines
+
+
+def _peg_shares(profiles: FloatArray, cfg: ReaderConfig) -> FloatArray:
+    """:func:`peg_track`'s share of the holes' ripple in each of the profiles (L, N)
+    sampled an eighth of a pitch apart: (L,)."""
+    k = 17  # about two pitches: the slow trend
+    sums = np.cumsum(np.pad(profiles, ((0, 0), (1, 0))), axis=1)
+    trend = (sums[:, k:] - sums[:, :-k]) / k
+    ripple = profiles[:, k // 2 : profiles.shape[1] - k // 2] - trend
+    power = np.abs(np.fft.rfft(ripple * np.hanning(ripple.shape[1]), axis=1)) ** 2
+    freq = np.fft.rfftfreq(ripple.shape[1], d=1.0 / 8.0)  # in the holes' frequency
+    total = power[:, (freq >= 0.25) & (freq <= 3.0)].sum(axis=1)
+    holes = power[:, np.abs(freq - 1.0) <= cfg.peg_pitch_tolerance].sum(axis=1)
+    return np.where(total > 0, holes / np.maximum(total, 1e-300), np.nan)  # type: ignore[no-any-return]
+
+
 def rib_colour(view_bgr: NDArray[np.uint8], canvas: Canvas) -> FloatArray | None:
     """The median :func:`log_colour` (3,) of the plastic ribs between the cells of a
     rectified view (H, W, 3) uint8 on ``canvas``, where its colourless half is; None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from dataclasses import replace
@@ -2167,6 +2168,34 @@ def test_on_a_dark_table_a_fit_a_cell_off_is_moved_back() -> None:
         kept = plain.check_band(frame, off)
         stayed += corner_error_cells(truth, BoardReading(True, (), kept)) > 0.5
     assert stayed >= 1
+
+
+@pytest.mark.parametrize("still", [24, 137])
+def test_on_a_dark_table_the_peg_holes_move_a_fit_a_cell_off_back(still: int) -> None:
+    """k4242/24, 137: the table is as dark as the plastic and the lattice fits the tiles
+    a cell off, the band on the board's empty cells (as dark as the band) on one side
+    and the cells on the real band on the other. The band's darkness cannot tell; its
+    row of peg holes does (:func:`vision.rectify.peg_track`): the fit is moved back and
+    every tile read lies where it is. Without that check the board was reported a cell
+    off, every tile on the wrong cell."""
+    frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
+    reading = read_on_the_board(frame, truth)
+    placed, right = tiles_read_right(truth, reading)
+    assert placed >= 8 and right == placed
+    blind = BoardReader(replace(default_config(), peg_shift_margin=math.inf)).read(frame)
+    assert blind.found and corner_error_cells(truth, blind) > 0.75
+
+
+def test_a_fit_a_cell_off_in_any_of_six_ways_is_moved_back_by_the_peg_holes() -> None:
+    """On a sharp still each of the six fits a cell off the truth's is moved back onto
+    it by the peg holes alone, and the truth's own fit is not moved."""
+    frame, truth = load_image(str(STILLS / "02.jpg")), truth_of("02")
+    fit = BoardFit.from_homography(np.array(truth["homography"], dtype=np.float64))
+    assert reader()._peg_moved(frame, fit) is None
+    for dx, dy in LATTICE_SHIFTS:
+        off = fit.moved(np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]))
+        back = reader()._peg_moved(frame, off)
+        assert back is not None and np.abs(back.corners - fit.corners).max() < 1e-6
 
 
 def test_no_board_found_on_a_dark_table_says_what_would_help() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 from functools import cache
@@ -29,7 +30,9 @@ from vision.model import (
 from vision.read import load_image
 from vision.rectify import (
     LATTICE_SCORES_CHUNK,
+    LATTICE_SHIFTS,
     SAMPLE_CHUNK,
+    BoardFit,
     Lens,
     MaskedNcc,
     Pyramid,
@@ -46,6 +49,7 @@ from vision.rectify import (
     log_colour,
     match_cells,
     match_offsets,
+    peg_track,
     perspective_grid,
     perspective_search,
     plastic_contrast,
@@ -56,6 +60,7 @@ from vision.rectify import (
     sample_canvas,
     sample_pixels,
     scorer,
+    sides_moved,
     tile_height_told,
     undistort_many,
 )
@@ -670,3 +675,54 @@ def test_colour_distances_by_table_lookup_are_the_per_pixel_formula(shape: tuple
     assert got.dtype == np.float32 and got.shape == shape[:-1]
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)
     assert 0 < int((got == 0).sum()) < got.size and int((got == 1).sum()) > 0
+
+
+def truth_fit(still: str) -> BoardFit:
+    """The fit a sample still's truth gives (its homography, no lens)."""
+    truth = json.loads((STILLS / still).with_suffix(".json").read_text())
+    return BoardFit.from_homography(np.array(truth["homography"], dtype=np.float64))
+
+
+def translation(shift: FloatArray) -> FloatArray:
+    return np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
+
+
+@pytest.mark.parametrize("still", ["01.jpg", "02.jpg", "04.jpg"])
+def test_the_band_shows_its_peg_holes_where_the_board_lies_and_not_a_cell_off(
+    still: str,
+) -> None:
+    """Along each side of the band the peg holes repeat every 0.19 units: on the
+    truth's fit most of each side's ripple is at that pitch. A fit a cell off puts the
+    lines of the two sides it moves on cells or on the table, where the share falls
+    (measured at once for the six moves, as one by one)."""
+    frame, fit = load_image(str(STILLS / still)), truth_fit(still)
+    cfg = default_config()
+    here = peg_track(frame, fit, cfg)
+    assert here.shape == (3,) and (here > 0.6).all()
+    moved = peg_track(frame, fit, cfg, LATTICE_SHIFTS)
+    assert moved.shape == (6, 3)
+    for shift, there in zip(LATTICE_SHIFTS, moved, strict=True):
+        sides = sides_moved(shift)
+        assert sides.sum() == 2
+        assert (np.nan_to_num(there[sides], nan=0.0) < here[sides]).all()  # NaN: outside
+        one = peg_track(frame, fit.moved(translation(shift)), cfg)
+        assert np.allclose(there, one, equal_nan=True)
+
+
+def test_a_side_outside_the_frame_shows_no_peg_holes_at_all() -> None:
+    """A side of the band cut off by the frame's edge tells nothing (NaN), where one
+    inside tells its holes; a flat grey frame shows no ripple at the holes' pitch."""
+    frame, fit = load_image(str(STILLS / "02.jpg")), truth_fit("02.jpg")
+    cfg = default_config()
+    whole = peg_track(frame, fit, cfg)
+    # the frame cut just inside the band's lowest side
+    band = fit.to_image(outer_corners(cfg.band_width))
+    sides = np.roll(band, -1, axis=0) + band
+    lowest = int(np.argmax(sides[:, 1]))
+    low_y = int(min(band[lowest, 1], band[(lowest + 1) % 3, 1]) - 5)
+    cut = np.ascontiguousarray(frame[:low_y])
+    seen = peg_track(cut, fit, cfg)
+    assert np.isnan(seen).sum() == 1 and np.isnan(seen[lowest])
+    assert (np.delete(seen, lowest) > 0.6).all() and (np.delete(whole, lowest) > 0.6).all()
+    flat = peg_track(np.full_like(frame, 128), fit, cfg)
+    assert np.isnan(flat).all() or (np.nan_to_num(flat) < 0.2).all()
