@@ -172,6 +172,7 @@ class ReaderConfig:
     peg_pitch_tolerance: float
     peg_band_shares: tuple[float, ...]
     peg_shift_margin: float
+    peg_side_gain: float
     band_move_max_unclear: int  # a move by a cell may make so many more cells unclear
     # (any more, where no fewer cells read clearly)
     sector_distance: float

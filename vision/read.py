@@ -1202,8 +1202,10 @@ class BoardReader:
     def _peg_moved(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit | None:
         """The fit moved by whole cells where that puts the band's lines on the row of
         peg holes (:func:`vision.rectify.peg_track`) along the sides it moves, by
-        ``peg_shift_margin`` in all, clearly more than where it is; None where no move
-        does.
+        ``peg_shift_margin`` in all and ``peg_side_gain`` on each, clearly more than
+        where it is; None where no move does. (A fit off by more than a move, its scale
+        or turn wrong, may put one side's line on the holes a cell away, but not both:
+        the move would not make it right.)
 
         The band's darkness tells a lattice a cell off only where the table beside the
         board is brighter than the plastic; the holes' row tells it on any table, as
@@ -1217,8 +1219,9 @@ class BoardReader:
             best, best_gain = None, cfg.peg_shift_margin
             for shift, there in zip(LATTICE_SHIFTS, theres, strict=True):
                 both = sides_moved(shift) & np.isfinite(here) & np.isfinite(there)
-                gain = float((there[both] - here[both]).sum())
-                if gain > best_gain:
+                gains = there[both] - here[both]
+                gain = float(gains.sum())
+                if gain > best_gain and gains.min() >= cfg.peg_side_gain:
                     best, best_gain = shift, gain
             if best is None:
                 break
@@ -1683,6 +1686,12 @@ class BoardReader:
             if better is None:
                 break
             fit, details = better, {}
+            sampled, named = self._sample_cells(frame_bgr, fit, details, bonus=told), None
+        on_pegs = self._peg_moved(frame_bgr, fit) if located else None
+        if on_pegs is not None:
+            # (the refit on the discs may leave a lattice a cell off that the band check
+            # before it did not see so: the peg holes are looked at again on the fit read)
+            fit, details = on_pegs, {}
             sampled, named = self._sample_cells(frame_bgr, fit, details, bonus=told), None
         cells = self._name_tiles(sampled, details) if named is None else named
         if located and self._untrusted(fit, cells):

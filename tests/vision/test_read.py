@@ -2234,7 +2234,9 @@ def test_on_a_dark_table_the_band_is_told_by_its_middle_level(
     reading = read_on_the_board(frame, truth)
     placed, right = tiles_read_right(truth, reading)
     assert placed >= 8 and right == placed
-    bright = BoardReader(replace(default_config(), band_percentile_dark=80.0)).read(frame)
+    # (the band check alone: the peg holes' check may move such a fit back too, 35's)
+    alone = replace(default_config(), band_percentile_dark=80.0, peg_shift_margin=math.inf)
+    bright = BoardReader(alone).read(frame)
     assert bright.found
     assert (corner_error_cells(truth, bright) > 0.75) == moved_by_the_bright_part
 
