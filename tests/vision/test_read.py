@@ -1729,11 +1729,37 @@ def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
     assert reading.cells[cell].state == "empty"
     # (no veil taken off the plane: the numeral alone tells it)
     single = BoardReader(replace(default_config(), veil_margin=255.0))
-    assert len(single.bonus_sizes) == 2
+    assert len(single.bonus_sizes) == 3
     single.bonus_sizes = single.bonus_sizes[-1:]  # the design's size alone
     once = single.read(frame)
     assert once.cells[cell].state == "unknown"
     for a, b in zip(reading.cells, once.cells, strict=True):
+        if a.index != cell:
+            assert (a.state, a.placement) == (b.state, b.placement), (a, b)
+
+
+@pytest.mark.parametrize("still", [27, 97])
+def test_on_a_dark_table_a_bonus_numeral_is_matched_between_its_two_sizes(still: int) -> None:
+    """k4242/27, 97: on a dark table the x4 cell's see-through numeral shows the table
+    as dark as its frame, and only the numeral's shape tells the cell empty. At the
+    design's size and at the largest inside the cell its numeral correlates too little
+    (0.82 and 0.78 on 27); half way between, it is empty. No other cell reads
+    differently for it."""
+    frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
+    reading = read_on_the_board(frame, truth)
+    actual = Board.from_notation(truth.board, GEO)
+    placed = reading.board().placements
+    turn = max(range(3), key=lambda k: sum(p == turned(actual, k)[p.index] for p in placed))
+    cell = 13  # the truth's
+    for _ in range(turn):
+        cell = GEO.rotation[cell]
+    assert BONUS[cell] == 4 and actual[13] is None and 13 not in truth.covered
+    assert reading.cells[cell].state == "empty"
+    two = BoardReader()
+    two.bonus_sizes = (two.bonus_sizes[0], two.bonus_sizes[-1])
+    without = two.read(frame)
+    assert without.cells[cell].state == "unknown"
+    for a, b in zip(reading.cells, without.cells, strict=True):
         if a.index != cell:
             assert (a.state, a.placement) == (b.state, b.placement), (a, b)
 
