@@ -656,15 +656,21 @@ def peg_track(
     inside = (px[..., 0] >= 0) & (px[..., 0] <= w - 1) & (px[..., 1] >= 0) & (px[..., 1] <= h - 1)
     flat = px.reshape(1, -1, 2)
     sampled = cv2.remap(frame_bgr, flat[..., 0].copy(), flat[..., 1].copy(), cv2.INTER_LINEAR)
-    profiles = np.log(sampled.reshape(*px.shape[:-1], 3).max(axis=-1).astype(np.float64) + 4.0)
+    brightest = cv2.max(cv2.max(sampled[..., 0], sampled[..., 1]), sampled[..., 2])
+    profiles = _LOG_TABLE[brightest].astype(np.float64).reshape(px.shape[:-1])
     shares = np.full(inside.shape[:-1], np.nan)  # (S, 3, O)
-    whole = inside.all(axis=-1)
-    if whole.any():
-        shares[whole] = _peg_shares(profiles[whole], cfg)
-    for idx in zip(*np.nonzero(~whole & (inside.mean(axis=-1) >= 0.5)), strict=True):
-        seen = profiles[idx][inside[idx]]  # a line the frame's edge cuts: its part inside
-        if len(seen) >= 64:
-            shares[idx] = _peg_shares(seen[None], cfg)[0]
+    seen = (inside.mean(axis=-1) >= 0.5) & (inside.sum(axis=-1) >= 64)
+    if seen.any():
+        # A line the frame's edge cuts is seen along one stretch (a straight line in a
+        # convex frame): its samples past the edge take the value of its last one inside,
+        # where no ripple is.
+        lines, kept = profiles[seen], inside[seen]
+        n = lines.shape[1]
+        at = np.arange(n)
+        first = np.argmax(kept, axis=1)
+        last = n - 1 - np.argmax(kept[:, ::-1], axis=1)
+        nearest = np.clip(at[None, :], first[:, None], last[:, None])
+        shares[seen] = _peg_shares(np.take_along_axis(lines, nearest, axis=1), cfg)
     with np.errstate(all="ignore"):
         best = np.where(
             np.isnan(shares).all(axis=-1), np.nan, np.nanmax(shares, axis=-1, initial=-1.0)
