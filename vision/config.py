@@ -173,6 +173,7 @@ class ReaderConfig:
     peg_band_shares: tuple[float, ...]
     peg_shift_margin: float
     peg_side_gain: float
+    peg_on_band: float  # a side's share this clear is on the holes' row
     band_move_max_unclear: int  # a move by a cell may make so many more cells unclear
     # (any more, where no fewer cells read clearly)
     sector_distance: float

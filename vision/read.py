@@ -1219,7 +1219,12 @@ class BoardReader:
         cfg = self.config
         moved: BoardFit | None = None
         for _ in range(2):
-            here, *theres = peg_track(frame_bgr, fit, cfg, np.vstack([np.zeros(2), LATTICE_SHIFTS]))
+            here = peg_track(frame_bgr, fit, cfg)
+            if int((here >= cfg.peg_on_band).sum()) >= 2:
+                # Two sides on the holes' row put the band where it is: a lattice a cell
+                # off leaves at most one (the side along the move) on it.
+                break
+            theres = peg_track(frame_bgr, fit, cfg, LATTICE_SHIFTS)
             best, best_gain = None, cfg.peg_shift_margin
             for shift, there in zip(LATTICE_SHIFTS, theres, strict=True):
                 both = sides_moved(shift) & np.isfinite(here) & np.isfinite(there)
