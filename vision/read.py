@@ -1230,7 +1230,7 @@ class BoardReader:
                 both = sides_moved(shift) & np.isfinite(here) & np.isfinite(there)
                 gains = there[both] - here[both]
                 gain = float(gains.sum())
-                if gain > best_gain and gains.min() >= cfg.peg_side_gain:
+                if gains.size and gain > best_gain and gains.min() >= cfg.peg_side_gain:
                     best, best_gain = shift, gain
             if best is None:
                 break

@@ -664,13 +664,12 @@ def peg_track(
         # A line the frame's edge cuts is seen along one stretch (a straight line in a
         # convex frame): its samples past the edge take the value of its last one inside,
         # where no ripple is.
-        lines, kept = profiles[seen], inside[seen]
-        n = lines.shape[1]
-        at = np.arange(n)
+        kept = inside[seen]
+        n = kept.shape[1]
         first = np.argmax(kept, axis=1)
         last = n - 1 - np.argmax(kept[:, ::-1], axis=1)
-        nearest = np.clip(at[None, :], first[:, None], last[:, None])
-        shares[seen] = _peg_shares(np.take_along_axis(lines, nearest, axis=1), cfg)
+        nearest = np.clip(np.arange(n)[None, :], first[:, None], last[:, None])
+        shares[seen] = _peg_shares(np.take_along_axis(profiles[seen], nearest, axis=1), cfg)
     with np.errstate(all="ignore"):
         best = np.where(
             np.isnan(shares).all(axis=-1), np.nan, np.nanmax(shares, axis=-1, initial=-1.0)
@@ -678,11 +677,15 @@ def peg_track(
     return best[0] if shifts is None else best  # type: ignore[no-any-return]
 
 
+#: Samples to a pitch of the peg holes along :func:`peg_track`'s lines.
+_PEG_SAMPLES = 8
+
+
 @cache
 def _peg_lines(pitch: float, band_width: float, band_shares: tuple[float, ...]) -> FloatArray:
     """The board points (3, O, N, 2) along each side of the playing triangle (its middle
-    eight tenths), an eighth of ``pitch`` apart, on lines across the band at each of
-    ``band_shares`` of its width: :func:`peg_track`'s."""
+    eight tenths), ``pitch`` / :data:`_PEG_SAMPLES` apart, on lines across the band at
+    each of ``band_shares`` of its width: :func:`peg_track`'s."""
     out = []
     for k in range(3):
         a, b = PLAY_CORNERS[k], PLAY_CORNERS[(k + 1) % 3]
@@ -691,7 +694,7 @@ def _peg_lines(pitch: float, band_width: float, band_shares: tuple[float, ...]) 
         normal = np.array([along[1], -along[0]])
         if np.dot(normal, (a + b) / 2 - CENTRE) < 0:
             normal = -normal
-        ts = np.arange(0.1 * length, 0.9 * length, pitch / 8.0)
+        ts = np.arange(0.1 * length, 0.9 * length, pitch / _PEG_SAMPLES)
         out.append(
             [a + normal * (share * band_width) + ts[:, None] * along for share in band_shares]
         )
@@ -702,13 +705,13 @@ def _peg_lines(pitch: float, band_width: float, band_shares: tuple[float, ...]) 
 
 def _peg_shares(profiles: FloatArray, cfg: ReaderConfig) -> FloatArray:
     """:func:`peg_track`'s share of the holes' ripple in each of the profiles (L, N)
-    sampled an eighth of a pitch apart: (L,)."""
-    k = 17  # about two pitches: the slow trend
+    sampled :data:`_PEG_SAMPLES` to a pitch: (L,)."""
+    k = 2 * _PEG_SAMPLES + 1  # two pitches: the slow trend
     sums = np.cumsum(np.pad(profiles, ((0, 0), (1, 0))), axis=1)
     trend = (sums[:, k:] - sums[:, :-k]) / k
     ripple = profiles[:, k // 2 : profiles.shape[1] - k // 2] - trend
     power = np.abs(np.fft.rfft(ripple * np.hanning(ripple.shape[1]), axis=1)) ** 2
-    freq = np.fft.rfftfreq(ripple.shape[1], d=1.0 / 8.0)  # in the holes' frequency
+    freq = np.fft.rfftfreq(ripple.shape[1], d=1.0 / _PEG_SAMPLES)  # in the holes' frequency
     total = power[:, (freq >= 0.25) & (freq <= 3.0)].sum(axis=1)
     holes = power[:, np.abs(freq - 1.0) <= cfg.peg_pitch_tolerance].sum(axis=1)
     return np.where(total > 0, holes / np.maximum(total, 1e-300), np.nan)  # type: ignore[no-any-return]
