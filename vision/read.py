@@ -1010,9 +1010,6 @@ class BoardReader:
         # whether the table looks dark, per frame of the read under way (its id, the
         # frame kept so that the id stays its own); emptied when the read ends
         self._dark_memo: dict[int, tuple[NDArray[np.uint8], bool]] = {}
-        # whether the read under way looks at the board with its glare taken off (only
-        # the fit finally read is: :meth:`_glare_rescued`)
-        self._under_glare = False
 
     # -- the pipeline -------------------------------------------------------------------
 
@@ -1394,11 +1391,7 @@ class BoardReader:
         if not near.any():
             return reading
         rescuable = {i for i, ok in zip(unknown, near, strict=True) if ok}
-        self._under_glare = True
-        try:
-            again = self._read_fitted(frame_bgr, reading.fit, None).cells
-        finally:
-            self._under_glare = False
+        again = self._read_fitted(frame_bgr, reading.fit, None, veiled=True).cells
         held = {c.placement.tile for c in reading.cells if c.placement is not None}
 
         def better(was: CellReading, now: CellReading) -> CellReading:
@@ -1666,11 +1659,18 @@ class BoardReader:
         return reading
 
     def _read_fitted(
-        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, unmoved: BoardFit | None
+        self,
+        frame_bgr: NDArray[np.uint8],
+        fit: BoardFit,
+        unmoved: BoardFit | None,
+        *,
+        veiled: bool = False,
     ) -> BoardReading:
         """The frame read on a fit; ``unmoved`` the located fit before the band check and
-        the rescaling (None for a stored fit, which is trusted as it is)."""
+        the rescaling (None for a stored fit, which is trusted as it is); ``veiled``: the
+        board read with a lamp's veil of light taken off (:meth:`_glare_rescued`)."""
         located = unmoved is not None
+        sample = partial(self._sample_cells, frame_bgr, veiled=veiled)
         # A lattice a cell off puts a bonus cell's big numeral where another cell is read:
         # a located lattice is judged (moved, refitted, trusted) on its cells read without
         # the bonus numerals, and only the lattice finally read is read with them.
@@ -1678,30 +1678,31 @@ class BoardReader:
         details: dict[str, Any] = {}
         # The tiles are named only on the fit finally read: the refit on the discs needs
         # the first half of a reading alone.
-        sampled = self._sample_cells(frame_bgr, fit, details, bonus=told)
+        sampled = sample(fit, details, bonus=told)
         named: tuple[CellReading, ...] | None = None
         if unmoved is not None and fit is not unmoved:
             # The band may be dark beside the board too (a dark table) where hands lie
             # over it: a move by a cell must not make the cells read clearly worse.
             named = self._name_tiles(sampled, details)
             details_then: dict[str, Any] = {}
-            sampled_then = self._sample_cells(frame_bgr, unmoved, details_then, bonus=told)
+            sampled_then = sample(unmoved, details_then, bonus=told)
             then = self._name_tiles(sampled_then, details_then)
             if worse_after_move(named, then, self.config):
                 log.debug("lattice move undone: the cells read worse after it")
                 fit, sampled, details, named = unmoved, sampled_then, details_then, then
+        refitted = False
         for _ in range(self.config.disc_refit_rounds):
             better = self._refit_on_discs(fit, details, joint=located)
             if better is None:
                 break
-            fit, details = better, {}
-            sampled, named = self._sample_cells(frame_bgr, fit, details, bonus=told), None
-        on_pegs = self._peg_moved(frame_bgr, fit) if located else None
+            fit, details, refitted = better, {}, True
+            sampled, named = sample(fit, details, bonus=told), None
+        # The refit on the discs may leave a lattice a cell off that the band check before
+        # it did not see so: the peg holes are looked at again on a fit refitted.
+        on_pegs = self._peg_moved(frame_bgr, fit) if located and refitted else None
         if on_pegs is not None:
-            # (the refit on the discs may leave a lattice a cell off that the band check
-            # before it did not see so: the peg holes are looked at again on the fit read)
             fit, details = on_pegs, {}
-            sampled, named = self._sample_cells(frame_bgr, fit, details, bonus=told), None
+            sampled, named = sample(fit, details, bonus=told), None
         cells = self._name_tiles(sampled, details) if named is None else named
         if located and self._untrusted(fit, cells):
             if fit.points < self.config.align_min_cells:
@@ -1972,11 +1973,14 @@ class BoardReader:
         fit: BoardFit,
         details: dict[str, Any] | None,
         bonus: bool = True,
+        *,
+        veiled: bool = False,
     ) -> _Sampled:
         """The first half of :meth:`read_cells`: the frame rectified, each cell's window
         and frame, the tile candidates' colours and their numerals' scores (all that the
         refit on the discs needs). The bonus cells that their big numerals tell empty
-        (``details["bonus_seen"]``, (36,) bool) are read so when ``bonus``."""
+        (``details["bonus_seen"]``, (36,) bool) are read so when ``bonus``; the board's
+        veil of light is taken off first when ``veiled`` (:func:`veil_lifted`)."""
         cfg = self.config
         scale = px_per_unit(fit.homography)
         ppu = self._read_ppu(fit)
@@ -1985,7 +1989,7 @@ class BoardReader:
         src = cv2.GaussianBlur(frame_bgr, (0, 0), sigma) if sigma > 0.3 else frame_bgr
         canvas_bgr = warp_to_canvas(src, fit.homography, canvas, lens=fit.lens)
         valid = validity(frame_bgr.shape, fit.homography, canvas, fit.lens)
-        if self._under_glare:  # (:meth:`_glare_rescued`)
+        if veiled:
             canvas_bgr = veil_lifted(canvas_bgr, valid, ppu, cfg)
         # A tile is a slab: at a tilt its top shows off its cell, where the plane of the
         # tiles' tops lies (the windows and the band lie in the board's).
@@ -1994,7 +1998,7 @@ class BoardReader:
         if fit.tile_height > 0:
             tops = fit.tops(frame_bgr.shape)
             tiles_bgr = warp_to_canvas(src, tops, canvas, lens=fit.lens)
-            if self._under_glare:
+            if veiled:
                 tiles_bgr = veil_lifted(tiles_bgr, valid, ppu, cfg)
             shifts = project(np.linalg.inv(fit.homography) @ tops, CENTROIDS) - CENTROIDS
         cell_zones, band = zones(ppu, cfg)

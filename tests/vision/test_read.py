@@ -1710,6 +1710,17 @@ def test_an_empty_bonus_cell_under_glare_is_told_by_its_big_numeral() -> None:
             assert (a.state, a.placement) == (b.state, b.placement), (a, b)
 
 
+def reading_index(truth: Any, reading: BoardReading, index: int) -> int:
+    """The index in ``reading`` of the truth's cell ``index``: the reading may take any
+    corner for the apex, and is turned as its tiles best match the truth's."""
+    actual = Board.from_notation(truth.board, GEO)
+    placed = reading.board().placements
+    turn = max(range(3), key=lambda k: sum(p == turned(actual, k)[p.index] for p in placed))
+    for _ in range(turn):
+        index = GEO.rotation[index]
+    return index
+
+
 def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
     """The window a bonus cell's numeral is matched in grows with the numeral: at the
     design's height (0.45) it reaches past the cell onto the tiles beside it. On a light
@@ -1721,11 +1732,7 @@ def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
     frame, truth = rendered(4242 * 1_000_003 + 55)
     reading = read_on_the_board(frame, truth)
     actual = Board.from_notation(truth.board, GEO)
-    placed = reading.board().placements
-    turn = max(range(3), key=lambda k: sum(p == turned(actual, k)[p.index] for p in placed))
-    cell = 13  # the truth's
-    for _ in range(turn):
-        cell = GEO.rotation[cell]
+    cell = reading_index(truth, reading, 13)
     assert BONUS[cell] == 4 and actual[13] is None
     assert reading.cells[cell].state == "empty"
     # (no veil taken off the plane: the numeral alone tells it)
@@ -1749,11 +1756,7 @@ def test_on_a_dark_table_a_bonus_numeral_is_matched_between_its_two_sizes(still:
     frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
     reading = read_on_the_board(frame, truth)
     actual = Board.from_notation(truth.board, GEO)
-    placed = reading.board().placements
-    turn = max(range(3), key=lambda k: sum(p == turned(actual, k)[p.index] for p in placed))
-    cell = 13  # the truth's
-    for _ in range(turn):
-        cell = GEO.rotation[cell]
+    cell = reading_index(truth, reading, 13)
     assert BONUS[cell] == 4 and actual[13] is None and 13 not in truth.covered
     assert reading.cells[cell].state == "empty"
     two = BoardReader()
