@@ -111,6 +111,11 @@ class ReaderConfig:
     plastic_distance: tuple[float, float]  # ln: (floor, span) of 'not plastic' on a dark table
     table_strip: float  # the frame's outer strip, of its short side, that shows the table
     table_distances: tuple[float, ...]  # ln: farther from the table's colour is not the table
+    structure_clahe: float  # clip limit of the local equalisation before the edges are found
+    structure_edges: tuple[float, float]  # Canny's (low, high) on the equalised grey, 8-bit
+    structure_close: float  # of the long side: edges this near join into one region
+    structure_last: bool  # look for the board as what edges enclose when all else fails
+    structure_peg_share: float  # a fit found so shows the holes' row this clearly on 2 sides
     dark_table_share: float  # a table darker than this share of the bright things is dark
     dark_table_bright_percentile: float  # the frame's bright things: its brightest pixels
     veil_window: float  # dark table: patches (of the long side) mostly holding something black
@@ -279,6 +284,7 @@ class ReaderConfig:
             ("outline_line_votes", float),
             ("outline_lines", int),
             ("plastic_distance", float),
+            ("structure_edges", float),
         )
         for name, kind in pairs:  # JSON lists -> tuples (the config is hashable)
             first, second = data[name]

@@ -113,6 +113,39 @@ def not_table_masks(small_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> list[NDA
     return [(distance > d).astype(np.uint8) * 255 for d in cfg.table_distances]
 
 
+def structure_mask(small_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[np.uint8]:
+    """The regions (H, W) uint8 0/255 of a frame (H, W, 3) uint8 that edges enclose: its
+    edges (Canny on the grey, equalised locally) joined where they lie within
+    ``structure_close`` of the long side, each closed outline filled.
+
+    A table as dark as the plastic may also share its colour: the board then stands out
+    by neither, but by its structure, on any table and under any light. Its ribs, the
+    windows' edges, the tiles and the peg holes are edges a few pixels apart, which join
+    into one region; the band's outer edge closes it. A plain table has no edges, and an
+    arm or a sheet of paper only its outline (filled as well: the outline candidates
+    survive an arm touching the board, as on the dark masks).
+
+    >>> from vision.config import default_config
+    >>> frame = np.full((240, 320, 3), 30, np.uint8)
+    >>> for k in range(80, 160, 8):  # a patch of close lines on a plain table
+    ...     frame[k : k + 3, 100:200] = 60
+    >>> mask = structure_mask(frame, default_config())
+    >>> bool(mask[120, 150]), bool(mask[20, 20])
+    (True, False)
+    """
+    grey = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
+    grey = cv2.createCLAHE(clipLimit=cfg.structure_clahe, tileGridSize=(8, 8)).apply(grey)
+    low, high = cfg.structure_edges
+    edges = cv2.Canny(grey, low, high)
+    k = max(5, int(cfg.structure_close * max(grey.shape)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    joined = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, kernel)
+    contours, _ = cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(joined)
+    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+    return filled
+
+
 def outer_strip(image: NDArray[Any], cfg: ReaderConfig) -> NDArray[Any]:
     """The pixels (N, C) of an image (H, W, C) in its outer strip, ``table_strip`` of
     its short side wide: what the table shows most of (a board filling most of the
@@ -429,12 +462,15 @@ def outline_candidates(
     limit: int = 3,
     levels: Sequence[float] | None = None,
     off_table: bool = False,
+    *,
+    structure: bool = False,
 ) -> Outlines:
     """Distinct triangular outlines, most likely first; :class:`BoardNotFoundError` if none.
 
     Dark regions are found at a few darkness levels (``cfg.dark_levels``, or ``levels``:
     haze and flare lift the plastic's black), or with ``off_table`` the regions that are
-    not the table (:func:`not_table_masks`); every large one proposes triangles (its
+    not the table (:func:`not_table_masks`), or with ``structure`` the regions edges
+    enclose (:func:`structure_mask`); every large one proposes triangles (its
     enclosing triangle, and triples of straight stretches of its outline, which survive an
     arm or clutter touching the board); the triangle whose sides the outline follows best
     wins.
@@ -449,7 +485,11 @@ def outline_candidates(
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     min_area = cfg.min_board_area_fraction * sh * sw
     found: list[tuple[float, FloatArray, FloatArray, float, bool]] = []
-    for mask in not_table_masks(small, cfg) if off_table else dark_masks(small, cfg, levels):
+    if structure:
+        masks = [structure_mask(small, cfg)]
+    else:
+        masks = not_table_masks(small, cfg) if off_table else dark_masks(small, cfg, levels)
+    for mask in masks:
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -477,7 +517,7 @@ def outline_candidates(
             if area >= min_area:
                 inner = np.concatenate([p for _, p in pieces])
                 found += _scored(inner, area, None, (sh, sw), cfg)
-    if off_table:
+    if off_table or structure:
         # Where the plastic looks like the table, what stands out is the tiles alone: on
         # a full board, the playing area. Each outline is also taken for that, and the
         # board's outline around it tried next (as it is: no points to straighten it on).

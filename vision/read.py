@@ -1020,16 +1020,18 @@ class BoardReader:
         levels: Sequence[float] | None = None,
         chroma: float | None = None,
         off_table: bool = False,
+        *,
+        structure: bool = False,
     ) -> BoardFit:
         """The board's fit: the outline candidates (found at the darkness ``levels``, and
         the relative chroma below ``chroma`` that counts as colourless, by default the
-        config's; or, ``off_table``, as what is not the table) are tried until the lattice
-        fits one; fits on the same place as one of ``exclude`` (refused before) are
-        passed over."""
+        config's; or, ``off_table``, as what is not the table; or, ``structure``, as what
+        edges enclose) are tried until the lattice fits one; fits on the same place as
+        one of ``exclude`` (refused before) are passed over."""
         cfg = self.config
         outline_cfg = cfg if chroma is None else replace(cfg, dark_relative_chroma=chroma)
         outlines = outline_candidates(
-            frame_bgr, outline_cfg, cfg.outline_pool, levels, off_table=off_table
+            frame_bgr, outline_cfg, cfg.outline_pool, levels, off_table, structure=structure
         )
         pyramid = Pyramid(frame_bgr, cfg, dark=self._table_dark(frame_bgr))
         first = min(cfg.outline_candidates, len(outlines))
@@ -1564,6 +1566,16 @@ class BoardReader:
             off_table = self._read_located(frame_bgr, search, off_table=True)
             if self._held(off_table) and self._band_on_plastic(frame_bgr, off_table):
                 return off_table
+        # A board that stands out from the table by neither its darkness nor its colour
+        # (a table as dark as the plastic and of its shade, or a lamp's sheen making the
+        # plastic lighter than the table) still stands out by its structure: its outline
+        # is looked for as what edges enclose, last. Held as above, and with the peg
+        # holes' row along two sides of its band (the band's darkness tells nothing
+        # there; a lattice at the wrong scale puts at most one side on the holes).
+        if self.config.structure_last:
+            structure = self._read_located(frame_bgr, search, structure=True)
+            if self._held(structure) and self._pegs_seen(frame_bgr, structure):
+                return structure
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")
@@ -1606,6 +1618,15 @@ class BoardReader:
         seen = levels[~np.isnan(levels)]
         return 2 * int((seen < self.config.band_bright_level).sum()) > len(seen)
 
+    def _pegs_seen(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
+        """Whether the band of a found reading's fit shows the peg holes' row
+        (:func:`vision.rectify.peg_track`) on two of its sides or more, each at least
+        ``structure_peg_share`` clear."""
+        if reading.fit is None:
+            return False
+        shares = peg_track(frame_bgr, reading.fit, self.config)
+        return int((shares >= self.config.structure_peg_share).sum()) >= 2
+
     def _clearer(self, other: BoardReading, first: BoardReading, unclear: int) -> bool:
         """Whether ``other`` reads more of its cells than ``first`` (``unclear`` of whose
         cells in view read unclear) on a lattice held nearly as well
@@ -1634,13 +1655,17 @@ class BoardReader:
         levels: Sequence[float] | None = None,
         chroma: float | None = None,
         off_table: bool = False,
+        *,
+        structure: bool = False,
     ) -> BoardReading:
         """The frame read with the board located in ``search_bgr`` (the frame, or the
         frame balanced to the light's colour) at the darkness ``levels`` and colourless
         limit ``chroma`` (by default the config's), on none of the places of the fits
         ``refused`` before; a fit the cells refuse is added to them."""
         try:
-            unmoved = self.locate(search_bgr, refused or (), levels, chroma, off_table)
+            unmoved = self.locate(
+                search_bgr, refused or (), levels, chroma, off_table, structure=structure
+            )
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
         fit = kept_located(unmoved, self.rescaled(search_bgr, unmoved), self.config)
