@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from vision.config import default_config
+from vision.errors import BoardNotFoundError
 from vision.locate import (
     Outlines,
     _distinct_lines,
@@ -16,6 +17,7 @@ from vision.locate import (
     lifted_veil,
     not_table_masks,
     outline_candidates,
+    structure_mask,
     table_looks_dark,
 )
 from vision.model import canonical_order, playing_share
@@ -140,6 +142,53 @@ def test_a_board_on_a_table_as_dark_is_found_as_what_is_not_the_table(
     found = outline_candidates(frame, cfg, cfg.outline_pool, off_table=True)
     gaps = [np.abs(o.corners - canonical_order(BOARD.astype(float))).max() for o in found]
     assert min(gaps) < 8.0
+
+
+def ribbed_board_on_table(shade: tuple[int, int, int]) -> np.ndarray:
+    """A 640 x 360 frame: a board of plastic of the table's own ``shade`` whose ribs and
+    band edge catch the light a little (a lattice of lines 12 levels lighter), on a plain
+    table, with seeded noise."""
+    rng = np.random.default_rng(11)
+    frame = np.empty((360, 640, 3), np.uint8)
+    frame[:] = shade
+    lit = tuple(c + 12 for c in shade)
+    apex, right, left = BOARD.astype(np.float64)
+    cv2.polylines(frame, [BOARD], True, lit, 2)
+    for k in range(1, 6):  # the rows of ribs, parallel to each side
+        t = k / 6
+        for a, b, c in ((apex, left, right), (right, apex, left), (left, right, apex)):
+            p, q = a + t * (b - a), a + t * (c - a)
+            cv2.line(frame, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)), lit, 2)
+    noise = rng.normal(0, 1.5, frame.shape)
+    return np.clip(frame + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_board_of_the_tables_own_shade_is_found_by_the_regions_its_edges_enclose() -> None:
+    """Neither darker nor of another colour than the table, the board stands out by its
+    edges alone: the structure search outlines it, the search off the table does not."""
+    frame = ribbed_board_on_table((30, 32, 36))
+    cfg = default_config()
+    mask = structure_mask(frame, cfg)
+    assert mask.shape == frame.shape[:2]
+    assert mask[200, 320] == 255  # inside the board, between its ribs
+    assert mask[20, 20] == 0 and mask[340, 620] == 0  # the plain table
+    found = outline_candidates(frame, cfg, cfg.outline_pool, structure=True)
+    gaps = [np.abs(o.corners - canonical_order(BOARD.astype(float))).max() for o in found]
+    assert min(gaps) < 8.0
+    try:
+        off = outline_candidates(frame, cfg, cfg.outline_pool, off_table=True)
+    except BoardNotFoundError:
+        return
+    gaps = [np.abs(o.corners - canonical_order(BOARD.astype(float))).max() for o in off]
+    assert min(gaps) > 8.0
+
+
+def test_a_plain_table_encloses_nothing() -> None:
+    frame = np.full((360, 640, 3), (30, 32, 36), np.uint8)
+    cfg = default_config()
+    assert not structure_mask(frame, cfg).any()
+    with pytest.raises(BoardNotFoundError):
+        outline_candidates(frame, cfg, cfg.outline_pool, structure=True)
 
 
 def test_the_dark_plastic_is_not_looked_for_off_the_table_on_a_light_table() -> None:

@@ -2200,6 +2200,34 @@ def test_on_a_dark_table_a_fit_a_cell_off_is_moved_back() -> None:
     assert stayed >= 1
 
 
+@pytest.mark.parametrize("still", [80, 192])
+def test_a_board_as_dark_as_the_table_and_of_its_shade_is_found_by_its_structure(
+    still: int,
+) -> None:
+    """k4242/80, 192: the table is as dark as the plastic and of its shade, so that
+    neither the dark regions nor what is not the table outline the board; the regions
+    its edges enclose do (:func:`vision.locate.structure_mask`). The board is found
+    where it is, every tile read on its cell, and its band shows the peg holes on two
+    sides. Without the structure search, no board was found."""
+    frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
+    reading = read_on_the_board(frame, truth)
+    placed, right = tiles_read_right(truth, reading)
+    assert placed >= 5 and right == placed
+    unseen = BoardReader(replace(default_config(), structure_last=False)).read(frame)
+    assert not unseen.found
+
+
+def test_a_lattice_found_by_the_structure_without_the_peg_holes_is_not_taken() -> None:
+    """k4242/158: an empty board on a dark table under a spot lamp. The structure search
+    fits a lattice stretched past the board (one side on the band, the others on the
+    table and the cells): held by enough points, but its band shows the peg holes on one
+    side only. No board is reported, rather than one more than a cell off."""
+    frame, truth = rendered(4242 * 1_000_003 + 158, table="dark")
+    assert not reader().read(frame).found
+    unguarded = BoardReader(replace(default_config(), structure_peg_share=0.0)).read(frame)
+    assert unguarded.found and corner_error_cells(truth, unguarded) > 0.75
+
+
 @pytest.mark.parametrize("still", [24, 137])
 def test_on_a_dark_table_the_peg_holes_move_a_fit_a_cell_off_back(still: int) -> None:
     """k4242/24, 137: the table is as dark as the plastic and the lattice fits the tiles
