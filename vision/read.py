@@ -1455,6 +1455,12 @@ class BoardReader:
             again = self._searched(frame_bgr, dark_table, lifted_veil(frame_bgr, self.config))
             if self._held(again, self.config.enough_lattice_points):
                 reading = again
+        if dark_table and reading.found and not self._held(reading):
+            # (a search that found nothing looked for the board by its structure last;
+            # one that found a lattice it does not hold did not)
+            structure = self._structured(frame_bgr, frame_bgr)
+            if structure is not None:
+                reading = structure
         if reading.found and not self._held(reading) and dark_table:
             # On a dark table the lattice fits the tiles alone, at any place, turn and
             # scale where they are few: a fit held by fewer points and tiles than a fit
@@ -1566,16 +1572,9 @@ class BoardReader:
             off_table = self._read_located(frame_bgr, search, off_table=True)
             if self._held(off_table) and self._band_on_plastic(frame_bgr, off_table):
                 return off_table
-        # A board that stands out from the table by neither its darkness nor its colour
-        # (a table as dark as the plastic and of its shade, or a lamp's sheen making the
-        # plastic lighter than the table) still stands out by its structure: its outline
-        # is looked for as what edges enclose, last. Held as above, and with the peg
-        # holes' row along two sides of its band (the band's darkness tells nothing
-        # there; a lattice at the wrong scale puts at most one side on the holes).
-        if self.config.structure_last:
-            structure = self._read_located(frame_bgr, search, structure=True)
-            if self._held(structure) and self._pegs_seen(frame_bgr, structure):
-                return structure
+        structure = self._structured(frame_bgr, search)
+        if structure is not None:
+            return structure
         problem = exposure_problem(frame_bgr, self.config)
         if problem:
             return BoardReading(False, reason=f"{problem} ({first.reason})")
@@ -1617,6 +1616,26 @@ class BoardReader:
         levels = self._shifted(view, np.zeros(2))[0]
         seen = levels[~np.isnan(levels)]
         return 2 * int((seen < self.config.band_bright_level).sum()) > len(seen)
+
+    def _structured(
+        self, frame_bgr: NDArray[np.uint8], search_bgr: NDArray[np.uint8]
+    ) -> BoardReading | None:
+        """The frame read with the board looked for in ``search_bgr`` by its structure
+        (its outline as what edges enclose), where that is held (:meth:`_held`) and shows
+        the peg holes' row along two sides of its band (:meth:`_pegs_seen`); else None.
+
+        A board that stands out from the table by neither its darkness nor its colour (a
+        table as dark as the plastic and of its shade, or a lamp's sheen making the
+        plastic lighter than the table) still stands out by its structure. It is looked
+        for so last, when nothing else holds: the band's darkness tells nothing there, and
+        a lattice at the wrong scale puts at most one side of its band on the holes.
+        """
+        if not self.config.structure_last:
+            return None
+        reading = self._read_located(frame_bgr, search_bgr, structure=True)
+        if self._held(reading) and self._pegs_seen(frame_bgr, reading):
+            return reading
+        return None
 
     def _pegs_seen(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
         """Whether the band of a found reading's fit shows the peg holes' row
