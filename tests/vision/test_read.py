@@ -1066,8 +1066,8 @@ def test_a_board_under_a_lamps_broad_glare_is_found(name: str, peak: float) -> N
     """A lamp's glare five cells wide over the board lifts its black plastic to more than
     half the table's brightness: no outline is dark enough at the usual levels, and the
     paler level tried late finds the board, every tile read right. (The table is not
-    dark: the search for what stands out from it comes after, and is left out of the
-    control, which it would find too.)"""
+    dark: the searches for what stands out from it and for the regions its edges enclose
+    come after, and are left out of the control, which they would find too.)"""
     clean = reading_of(name)
     assert clean.fit is not None
     centre = clean.fit.to_image(CENTROIDS).mean(axis=0)
@@ -1077,7 +1077,7 @@ def test_a_board_under_a_lamps_broad_glare_is_found(name: str, peak: float) -> N
         5 * px_per_unit(clean.fit.homography),
         peak,
     )
-    control = replace(default_config(), haze_levels=(), off_table_last=False)
+    control = replace(default_config(), haze_levels=(), off_table_last=False, structure_last=False)
     assert not BoardReader(control).read(frame).found
     reading = reader().read(frame)
     assert reading.found
@@ -1091,13 +1091,17 @@ def test_a_board_in_a_photo_a_camera_made_more_saturated_is_found() -> None:
     with an arm over its band (9898/25) shows no dark colourless outline. Its outline is
     looked for last with the limit raised as far as the colours are read under (their
     chroma scale down to the bottom of ``saturation_range``), and the board is found
-    where it lies, its tiles read right; without that last look it is not found."""
+    where it lies, its tiles read right; without that last look it is not found. (The
+    search for the regions its edges enclose finds it too, right: it is left out of the
+    control.)"""
     frame, truth = rendered(9898 * 1_000_003 + 25)
     assert truth.conditions["table"] == "plain_red"
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.float32)
     hsv[..., 1] = np.clip(hsv[..., 1] * 1.5, 0, 255)
     vivid = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
-    muted = BoardReader(replace(default_config(), saturation_range=(1.0, 3.0)))
+    muted = BoardReader(
+        replace(default_config(), saturation_range=(1.0, 3.0), structure_last=False)
+    )
     assert not muted.read(vivid).found
     reading = read_on_the_board(vivid, truth)
     placed, right = tiles_read_right(truth, reading)
@@ -2169,10 +2173,11 @@ def test_a_board_on_a_table_as_dark_as_its_plastic_is_found_and_read(
     the table and the plastic merged, and the windows show the table as dark as the
     ribs; the board stands out from the table by its tiles and the plastic's own colour.
     Without the search off the table, in the frame as it is, neither board is found.
-    (With the veil of light taken off, the dark region finds the second.)"""
+    (With the veil of light taken off, the dark region finds the second; the search for
+    the regions their edges enclose finds both, right, and is left out of the control.)"""
     frame, truth = rendered(seed, table="dark")
     assert truth.conditions["table"] == "dark"
-    without = BoardReader(replace(default_config(), table_distances=()))
+    without = BoardReader(replace(default_config(), table_distances=(), structure_last=False))
     with monkeypatch.context() as patch:
         patch.setattr("vision.read.lifted_veil", lambda frame_bgr, cfg: frame_bgr)
         assert not without.read(frame).found
@@ -2407,14 +2412,15 @@ def test_a_board_under_a_lamps_glare_on_a_dark_table_is_found_with_the_veil_take
     """k4242/88, 113: a lamp's glare on a dark table lifts the table and the plastic
     under it alike, and what stands out from the table (or is dark) merges with the
     bright spot: the board is not found. Looked for again in the frame with the veil
-    taken off, it is found where it lies, every tile read right."""
+    taken off, it is found where it lies, every tile read right. (The search for the
+    regions its edges enclose finds /113 too, right: it is left out of the control.)"""
     frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
     assert truth.conditions["glare"] is not None
     reading = read_on_the_board(frame, truth)
     placed, right = tiles_read_right(truth, reading)
     assert placed >= 8 and right == placed
     monkeypatch.setattr("vision.read.lifted_veil", lambda frame_bgr, cfg: frame_bgr)
-    assert not reader().read(frame).found
+    assert not BoardReader(replace(default_config(), structure_last=False)).read(frame).found
 
 
 @pytest.mark.parametrize("still", [9, 52, 117])
