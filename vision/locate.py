@@ -134,7 +134,7 @@ def structure_mask(small_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> NDArray[n
     (True, False)
     """
     grey = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
-    grey = cv2.createCLAHE(clipLimit=cfg.structure_clahe, tileGridSize=(8, 8)).apply(grey)
+    grey = cv2.createCLAHE(clipLimit=cfg.structure_clahe).apply(grey)  # (8 x 8 tiles)
     low, high = cfg.structure_edges
     edges = cv2.Canny(grey, low, high)
     k = max(5, int(cfg.structure_close * max(grey.shape)) | 1)
