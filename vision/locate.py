@@ -518,9 +518,11 @@ def outline_candidates(
                 inner = np.concatenate([p for _, p in pieces])
                 found += _scored(inner, area, None, (sh, sw), cfg)
     if off_table or structure:
-        # Where the plastic looks like the table, what stands out is the tiles alone: on
-        # a full board, the playing area. Each outline is also taken for that, and the
-        # board's outline around it tried next (as it is: no points to straighten it on).
+        # Where the plastic looks like the table, what stands out is the tiles alone (and
+        # where the band's outer edge is too faint to close the edges' region, the cells
+        # alone): on a full board, the playing area. Each outline is also taken for that,
+        # and the board's outline around it tried next (as it is: no points to
+        # straighten it on).
         grown = 1.0 / playing_share(cfg.band_width)
         found += [
             (score * 0.999, c.mean(axis=0) + (c - c.mean(axis=0)) * grown, pts[:0], sup, weak)

@@ -87,6 +87,8 @@ from vision.rectify import (
     fit_with_lens,
     lattice_scores,
     lowered,
+    on_holes,
+    peg_chance_share,
     peg_track,
     plastic_distance,
     plausible,
@@ -1219,10 +1221,8 @@ class BoardReader:
         moved: BoardFit | None = None
         for _ in range(2):
             here = peg_track(frame_bgr, fit, cfg)
-            if int((here >= cfg.peg_on_band).sum()) >= 2:
-                # Two sides on the holes' row put the band where it is: a lattice a cell
-                # off leaves at most one (the side along the move) on it.
-                break
+            if on_holes(here, cfg.peg_on_band):
+                break  # (two sides on the holes' row: the band lies where it is)
             theres = peg_track(frame_bgr, fit, cfg, LATTICE_SHIFTS)
             best, best_gain = None, cfg.peg_shift_margin
             for shift, there in zip(LATTICE_SHIFTS, theres, strict=True):
@@ -1640,11 +1640,13 @@ class BoardReader:
     def _pegs_seen(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
         """Whether the band of a found reading's fit shows the peg holes' row
         (:func:`vision.rectify.peg_track`) on two of its sides or more, each at least
-        ``structure_peg_share`` clear."""
+        ``structure_peg_chances`` times as clear as a line along no holes shows it by
+        chance (:func:`vision.rectify.peg_chance_share`)."""
         if reading.fit is None:
             return False
-        shares = peg_track(frame_bgr, reading.fit, self.config)
-        return int((shares >= self.config.structure_peg_share).sum()) >= 2
+        cfg = self.config
+        level = cfg.structure_peg_chances * peg_chance_share(cfg)
+        return on_holes(peg_track(frame_bgr, reading.fit, cfg), level)
 
     def _clearer(self, other: BoardReading, first: BoardReading, unclear: int) -> bool:
         """Whether ``other`` reads more of its cells than ``first`` (``unclear`` of whose

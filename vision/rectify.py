@@ -712,9 +712,35 @@ def _peg_shares(profiles: FloatArray, cfg: ReaderConfig) -> FloatArray:
     ripple = profiles[:, k // 2 : profiles.shape[1] - k // 2] - trend
     power = np.abs(np.fft.rfft(ripple * np.hanning(ripple.shape[1]), axis=1)) ** 2
     freq = np.fft.rfftfreq(ripple.shape[1], d=1.0 / _PEG_SAMPLES)  # in the holes' frequency
-    total = power[:, (freq >= 0.25) & (freq <= 3.0)].sum(axis=1)
+    low, high = _PEG_RIPPLE
+    total = power[:, (freq >= low) & (freq <= high)].sum(axis=1)
     holes = power[:, np.abs(freq - 1.0) <= cfg.peg_pitch_tolerance].sum(axis=1)
     return np.where(total > 0, holes / np.maximum(total, 1e-300), np.nan)  # type: ignore[no-any-return]
+
+
+#: The frequencies (in the holes' own) whose ripple :func:`peg_track` weighs the holes'
+#: against: from slow shading (a quarter) to the finest detail (three times).
+_PEG_RIPPLE = (0.25, 3.0)
+
+
+def peg_chance_share(cfg: ReaderConfig) -> float:
+    """The share of :func:`peg_track` a line along no row of holes shows by chance: a
+    ripple spread evenly over the frequencies weighed puts the width of the holes' band
+    (twice ``peg_pitch_tolerance``) of their span there.
+
+    >>> from vision.config import default_config
+    >>> round(peg_chance_share(default_config()), 3)
+    0.109
+    """
+    low, high = _PEG_RIPPLE
+    return 2.0 * cfg.peg_pitch_tolerance / (high - low)
+
+
+def on_holes(shares: FloatArray, level: float) -> bool:
+    """Whether two sides or more of :func:`peg_track`'s ``shares`` (3,) show the holes'
+    row at least ``level`` clear: a lattice a cell off, or at the wrong scale, leaves at
+    most one side of its band on it."""
+    return int((np.asarray(shares) >= level).sum()) >= 2
 
 
 def rib_colour(view_bgr: NDArray[np.uint8], canvas: Canvas) -> FloatArray | None:

@@ -2229,7 +2229,7 @@ def test_a_lattice_found_by_the_structure_without_the_peg_holes_is_not_taken() -
     side only. No board is reported, rather than one more than a cell off."""
     frame, truth = rendered(4242 * 1_000_003 + 158, table="dark")
     assert not reader().read(frame).found
-    unguarded = BoardReader(replace(default_config(), structure_peg_share=0.0)).read(frame)
+    unguarded = BoardReader(replace(default_config(), structure_peg_chances=0.0)).read(frame)
     assert unguarded.found and corner_error_cells(truth, unguarded) > 0.75
 
 
