@@ -1558,6 +1558,8 @@ def fit_with_lens(
     min_gain: float = 0.15,
     min_points: int = 15,
     max_sigmas: float = 0.0,
+    *,
+    bend: bool = True,
 ) -> tuple[FloatArray, Lens, NDArray[np.bool_], FloatArray]:
     """Homography and radial distortion that best map board points onto image points.
 
@@ -1570,6 +1572,7 @@ def fit_with_lens(
     homography than so many times the inliers' own spread are set aside too, where most
     are kept (:func:`_within_spread`): points found as precisely as the discs are, a
     few found on something else lie many times their spread off, yet inside ``thresh``.
+    ``bend`` False: no distortion is looked for, ``lens`` is kept as it is.
     """
     h0, keep = _usac_inliers(board_pts, image_pts, thresh)
     if max_sigmas > 0:
@@ -1585,9 +1588,12 @@ def fit_with_lens(
         err = np.linalg.norm(lens.with_k(k).distort(project(h, bp)) - ip, axis=1)
         return float(np.sqrt(np.mean(err**2))), h, err
 
-    best_k, (best_r, best_h, best_err) = 0.0, residual(0.0)
+    best_k = 0.0 if bend else lens.k
+    best_r, best_h, best_err = residual(best_k)
+    if best_err is None:  # none fits: USAC's homography, on the frame's pixels as they are
+        best_k = 0.0
     r_none = best_r
-    if len(bp) >= min_points and max_k > 0:
+    if bend and len(bp) >= min_points and max_k > 0:
         ks = np.linspace(-max_k, 0.0, 13)[:-1]
         hs = _homographies(bp, undistort_many(lens, ks, ip))
         # each k's rms error: its homography, then its distortion (Lens.distort, batched)
@@ -2089,6 +2095,9 @@ def refine_raised(
                 cfg.max_lens_k,
                 cfg.lens_min_gain,
                 cfg.lens_min_points,
+                # (the lens is looked for on the last round's points, the finest: the
+                # coarser rounds' would tell it less surely, and the last tells it again)
+                bend=rnd is cfg.align_rounds[-1],
             )
         # A steep view close up sees the far corner up to three times as far as the
         # near one (50 degrees of tilt, the board filling 90% of a 70-degree view: the
