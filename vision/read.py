@@ -1012,6 +1012,16 @@ class BoardReader:
         # whether the table looks dark, per frame of the read under way (its id, the
         # frame kept so that the id stays its own); emptied when the read ends
         self._dark_memo: dict[int, tuple[NDArray[np.uint8], bool]] = {}
+        # The searches of one read look at the same frame (or the same balanced copy of
+        # it) many times, and try many of the same outlines again (a retry passes over
+        # the fits it refused only once they are fitted): each frame's pyramid, and each
+        # fit of an outline on a pyramid, are worked out once per read. Keyed by ids,
+        # the frame or pyramid kept beside each so that the id stays its own; emptied
+        # when the read ends.
+        self._pyramid_memo: dict[int, tuple[NDArray[np.uint8], Pyramid]] = {}
+        self._fit_memo: dict[
+            tuple[int, int, bytes], tuple[NDArray[np.uint8], Pyramid, BoardFit | tuple[Any, ...]]
+        ] = {}
 
     # -- the pipeline -------------------------------------------------------------------
 
@@ -1035,7 +1045,7 @@ class BoardReader:
         outlines = outline_candidates(
             frame_bgr, outline_cfg, cfg.outline_pool, levels, off_table, structure=structure
         )
-        pyramid = Pyramid(frame_bgr, cfg, dark=self._table_dark(frame_bgr))
+        pyramid = self._pyramid(frame_bgr)
         first = min(cfg.outline_candidates, len(outlines))
         # (each outline is straightened only when it is tried)
         best, problem = self._best_fit(
@@ -1084,7 +1094,7 @@ class BoardReader:
             found: BoardFit | None = None
             for view in views:
                 try:
-                    fit = fit_board(frame_bgr, outline.corners, cfg, view)
+                    fit = self._fit_board(frame_bgr, outline.corners, view)
                 except BoardNotFoundError as exc:
                     problem = str(exc)
                     continue
@@ -1103,6 +1113,35 @@ class BoardReader:
             if found.points >= cfg.enough_lattice_points:
                 break
         return best, problem
+
+    def _pyramid(self, frame_bgr: NDArray[np.uint8]) -> Pyramid:
+        """The frame's :class:`Pyramid`, built once per read."""
+        memo = self._pyramid_memo.get(id(frame_bgr))
+        if memo is not None and memo[0] is frame_bgr:
+            return memo[1]
+        pyramid = Pyramid(frame_bgr, self.config, dark=self._table_dark(frame_bgr))
+        self._pyramid_memo[id(frame_bgr)] = (frame_bgr, pyramid)
+        return pyramid
+
+    def _fit_board(
+        self, frame_bgr: NDArray[np.uint8], corners: FloatArray, pyramid: Pyramid
+    ) -> BoardFit:
+        """:func:`fit_board` from outline ``corners`` on ``pyramid`` (of ``frame_bgr``),
+        fitted once per read: a fit, or :class:`BoardNotFoundError` with the same reason."""
+        key = (id(frame_bgr), id(pyramid), np.asarray(corners, dtype=np.float64).tobytes())
+        memo = self._fit_memo.get(key)
+        if memo is None or memo[0] is not frame_bgr or memo[1] is not pyramid:
+            try:
+                found: BoardFit | tuple[Any, ...] = fit_board(
+                    frame_bgr, corners, self.config, pyramid
+                )
+            except BoardNotFoundError as exc:
+                found = exc.args
+            memo = (frame_bgr, pyramid, found)
+            self._fit_memo[key] = memo
+        if isinstance(memo[2], tuple):
+            raise BoardNotFoundError(*memo[2])
+        return memo[2]
 
     def _refusal(self, fit: BoardFit) -> str:
         """Why a fit is no board's ("" when it may be one)."""
@@ -1147,16 +1186,14 @@ class BoardReader:
         outer = outer_corners(cfg.band_width)
         height = float(np.linalg.norm(outer[0] - outer[1:].mean(axis=0)))
         step = (math.sqrt(3.0) / 2.0) / height  # a row of cells, as a share of the height
-        pyramid = Pyramid(frame_bgr, cfg, dark=self._table_dark(frame_bgr)).for_board(
-            fit.to_image(outer)
-        )
+        pyramid = self._pyramid(frame_bgr).for_board(fit.to_image(outer))
         for _ in range(cfg.rescale_rounds):
             best, best_evidence = fit, evidence + cfg.rescale_margin
             for anchor in outer:
                 for factor in (1.0 - step, 1.0 + step, *cfg.rescale_scales):
                     corners = fit.to_image(anchor + (outer - anchor) * factor)
                     try:
-                        other = fit_board(frame_bgr, corners, cfg, pyramid)
+                        other = self._fit_board(frame_bgr, corners, pyramid)
                     except BoardNotFoundError:
                         continue
                     # (a lattice whose board covers less than an outline may fits a
@@ -1333,6 +1370,8 @@ class BoardReader:
             return self._glare_rescued(frame_bgr, self._read(frame_bgr, fit))
         finally:
             self._dark_memo.clear()
+            self._pyramid_memo.clear()
+            self._fit_memo.clear()
 
     def _read_ppu(self, fit: BoardFit) -> int:
         """The pixels per unit of the canvas a fit's cells are read on: near the frame's
