@@ -2443,3 +2443,37 @@ def test_on_a_dark_table_the_tiles_tell_the_cells_a_cell_off_from_the_right_ones
     for dx, dy in ((1, 0), (-1, 0), (0.5, 0.866), (-0.5, 0.866), (0.5, -0.866), (-0.5, -0.866)):
         moved = reading.fit.moved(np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]))
         assert reader().cells_evidence(frame, moved) < here
+
+
+def test_a_read_fits_each_outline_once_per_pyramid_and_keeps_no_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """k4242/7: a small board on a dark table that no search finds, so that every search
+    runs (the retries among them, which try again the outlines they refused). Each
+    outline is fitted once on each pyramid, the reading is the same as with every fit
+    worked out again, and nothing of the frame is kept once the read ends."""
+    import vision.read as read_module
+
+    frame, _ = rendered(4242 * 1_000_003 + 7, table="dark")
+    fitted: list[tuple[int, bytes]] = []
+    real_fit = read_module.fit_board
+
+    def counting(frame_bgr: Any, corners: Any, cfg: Any, pyramid: Any = None) -> Any:
+        fitted.append((id(pyramid), np.asarray(corners, dtype=np.float64).tobytes()))
+        return real_fit(frame_bgr, corners, cfg, pyramid)
+
+    monkeypatch.setattr(read_module, "fit_board", counting)
+    r = BoardReader()
+    once = r.read(frame)
+    assert len(fitted) > 10 and len(set(fitted)) == len(fitted)
+    assert not r._pyramid_memo and not r._fit_memo and not r._dark_memo
+
+    # every fit worked out again: the memo forgets each fit as soon as it is made
+    class Forgetful(dict):  # type: ignore[type-arg]
+        def __setitem__(self, key: Any, value: Any) -> None:
+            pass
+
+    again = BoardReader()
+    again._fit_memo = Forgetful()
+    twice = again.read(frame)
+    assert twice.to_json() == once.to_json()
