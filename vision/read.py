@@ -462,6 +462,10 @@ class _Sampled:
     flank_lin: FloatArray  # (K, 3, 2, 3) each sector's two flank patches, as sector_lin
     disc_lin: list[FloatArray]  # the disc's pixels (N, 3) each
     numeral_scores: tuple[FloatArray, FloatArray]  # the numerals' scores and contrast
+    #: what a bonus cell's see-through numeral is read on, and the bonus cells to look at
+    #: for it (:meth:`BoardReader._bonus_told`)
+    bonus_bgr: NDArray[np.uint8]
+    doubtful: NDArray[np.int64]
 
 
 #: What :meth:`BoardReader._sample_cells` leaves in a reading's details.
@@ -1801,6 +1805,8 @@ class BoardReader:
                     " or the board cut off?)"
                 ),
             )
+        if not told:
+            details["bonus_seen"] = self._bonus_told(sampled)
         if not told and details["bonus_seen"].any():
             sampled, details = _with_bonus(sampled, details)
             cells = self._name_tiles(sampled, details)
@@ -2101,7 +2107,7 @@ class BoardReader:
         )
         value = value_channel(canvas_bgr)
         windows, clear_windows, plain_windows = self._see_through(value, valid, ppu, shifts)
-        bonus_bgr = canvas_bgr  # what a bonus cell's see-through numeral is read on
+        bonus_bgr: NDArray[np.uint8] = canvas_bgr  # what a bonus cell's see-through numeral is read on
         dark_table = self._table_dark(frame_bgr)
         ribs = rib_colour(canvas_bgr, canvas) if dark_table else None
         if ribs is not None:
@@ -2188,24 +2194,10 @@ class BoardReader:
         doubtful = np.flatnonzero(
             seen & (BONUS > 1) & ~windows & ((fills > cfg.occupancy_max_empty_fill) | dark_table)
         )
-        bonus_seen = np.zeros(len(cell_zones), dtype=bool)
-        if len(doubtful):
-            corr = np.max(
-                [
-                    self.numerals.scores(
-                        bonus_bgr,
-                        doubtful.tolist(),
-                        ppu,
-                        cfg,
-                        size=size,
-                    )[0]
-                    for size in self.bonus_sizes
-                ],
-                axis=0,
-            )
-            own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
-            bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
-        if details is not None:
+        # (read without them, a lattice is judged, moved and refitted first: they are
+        # looked for only on the fit finally read, :meth:`_bonus_told`)
+        bonus_seen = self._bonus_seen(bonus_bgr, doubtful, ppu) if bonus else None
+        if details is not None and bonus_seen is not None:
             details["bonus_seen"] = bonus_seen
         states: list[str] = []
         notes: list[str] = []
@@ -2224,7 +2216,7 @@ class BoardReader:
             # A window seen through a frame that is not plastic is a dark tile's light
             # centre (its numeral) instead, unless its shape is unmistakable: then the
             # frame is plastic under glare or haze (no tile shows a window's shape).
-            if (bonus and bonus_seen[i]) or (
+            if (bonus_seen is not None and bonus_seen[i]) or (
                 windows[i]
                 and (fills[i] < cfg.window_max_fill or plain_windows[i])
                 and not numeral_seen[i]
@@ -2348,7 +2340,32 @@ class BoardReader:
             flank_lin,
             disc_lin,
             numerals,
+            bonus_bgr,
+            doubtful.astype(np.int64),
         )
+
+    def _bonus_seen(
+        self, bonus_bgr: NDArray[np.uint8], doubtful: NDArray[np.int64], ppu: int
+    ) -> NDArray[np.bool_]:
+        """(36,) bool: the ``doubtful`` bonus cells whose big see-through numeral shows on
+        ``bonus_bgr`` (a canvas of ``ppu``), at the best of :attr:`bonus_sizes`: empty."""
+        cfg = self.config
+        bonus_seen = np.zeros(len(CENTROIDS), dtype=bool)
+        if len(doubtful):
+            corr = np.max(
+                [
+                    self.numerals.scores(bonus_bgr, doubtful.tolist(), ppu, cfg, size=size)[0]
+                    for size in self.bonus_sizes
+                ],
+                axis=0,
+            )
+            own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
+            bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
+        return bonus_seen
+
+    def _bonus_told(self, sampled: _Sampled) -> NDArray[np.bool_]:
+        """:meth:`_bonus_seen` of a reading sampled without the bonus numerals."""
+        return self._bonus_seen(sampled.bonus_bgr, sampled.doubtful, sampled.ppu)
 
     def _name_tiles(
         self, sampled: _Sampled, details: dict[str, Any] | None

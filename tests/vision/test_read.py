@@ -1827,6 +1827,8 @@ def test_the_bonus_numerals_told_after_sampling_read_as_sampling_with_them(
     fit = r.find(frame)
     details: dict[str, Any] = {}
     sampled = r._sample_cells(frame, fit, details, bonus=False)
+    assert "bonus_seen" not in details  # looked for on the fit finally read only
+    details["bonus_seen"] = r._bonus_told(sampled)
     seen = np.flatnonzero(details["bonus_seen"])
     assert cell in seen
     told, told_details = _with_bonus(sampled, details)
