@@ -259,6 +259,29 @@ def test_lens_bending_between_the_grid_steps_is_found(k: float) -> None:
         assert float(np.max(errors)) < 0.5
 
 
+@pytest.mark.parametrize("given", [0.0, -0.137, -0.06])
+def test_a_fit_told_not_to_bend_keeps_the_lens_it_is_given(given: float) -> None:
+    """The coarser alignment rounds leave the lens as it is (``bend=False``): a lattice
+    seen through k = -0.137 is fitted with the lens given, whatever it is, and through
+    it; told to bend, the same points find the lens's own k."""
+    lens = Lens.none((720, 1280))
+    corners = np.array([[640.0, 60.0], [1180.0, 660.0], [100.0, 640.0]])
+    h = homography_from_corners(corners, PLAY_CORNERS, (0.03, -0.02))
+    image = lens.with_k(-0.137).distort(project(h, CENTROIDS))
+    kept_h, kept, keep, errors = fit_with_lens(
+        CENTROIDS, image, lens.with_k(given), 60.0, 0.3, bend=False
+    )
+    assert keep.all() and kept.k == given
+    seen = kept.distort(project(kept_h, CENTROIDS))
+    np.testing.assert_allclose(np.linalg.norm(seen - image, axis=1), errors, atol=1e-6)
+    if given == -0.137:
+        assert float(np.max(errors)) < 0.5
+    else:  # the wrong lens fits worse than the right one
+        assert float(np.max(errors)) > 1.0
+    _, bent, _, _ = fit_with_lens(CENTROIDS, image, lens.with_k(given), 60.0, 0.3)
+    assert bent.k == pytest.approx(-0.137, abs=0.005)
+
+
 def test_points_many_spreads_off_are_set_aside_when_asked() -> None:
     """Discs found to about half a pixel, three of twenty spots of something else 6 px
     off: all inside a 9 px threshold, USAC keeps them; set aside at three times the
