@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import sparse
 
+from vision.cells import percentiles
 from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError
 from vision.locate import (
@@ -494,7 +495,8 @@ def _plastic_contrast(
         # Colour counts too: a purple or blue sector in shade is as dark as the plastic
         # in value, but the plastic is colourless.
         rel, chroma = relative_value(frame_bgr, cfg)
-        rel += np.float32(cfg.contrast_chroma_weight) * chroma
+        chroma *= np.float32(cfg.contrast_chroma_weight)
+        rel += chroma
     else:
         rel = relative_value_only(frame_bgr, cfg)
     sample = rel[::4, ::4].copy()
@@ -502,7 +504,7 @@ def _plastic_contrast(
         # The plastic's level: the darkest twentieth of the frame, unless the board is
         # too small a part of the frame for that; then the typical level of the dark
         # pixels.
-        lo = float(np.percentile(sample, 5))
+        lo = float(percentiles(sample, [5])[0])
         if lo > cfg.dark_levels[0]:
             dark = sample[sample < cfg.dark_levels[-1]]
             lo = float(np.median(dark)) if dark.size >= 50 else cfg.dark_levels[0] / 2
