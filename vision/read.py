@@ -2107,7 +2107,8 @@ class BoardReader:
         )
         value = value_channel(canvas_bgr)
         windows, clear_windows, plain_windows = self._see_through(value, valid, ppu, shifts)
-        bonus_bgr: NDArray[np.uint8] = canvas_bgr  # what a bonus cell's see-through numeral is read on
+        # what a bonus cell's see-through numeral is read on
+        bonus_bgr: NDArray[np.uint8] = canvas_bgr
         dark_table = self._table_dark(frame_bgr)
         ribs = rib_colour(canvas_bgr, canvas) if dark_table else None
         if ribs is not None:
