@@ -120,6 +120,10 @@ BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
 RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)"
 DARK_TABLE = "the table looks as dark as the board's plastic: a lighter cloth under it helps"
 DARK_UNCLEAR = f"too few tiles and lattice points show the board ({DARK_TABLE})"
+DARK_NO_HOLES = (
+    "the lattice found puts no side of the board's band on its row of peg holes"
+    f" ({DARK_TABLE})"
+)
 PART_OTHER = "part of a sector shows another colour: something over it (a hand? a held tile?)"
 #: What a cell shows of something over it (a hand, a sleeve): no veil of light, which a
 #: tile is not read through.
@@ -1487,7 +1491,7 @@ class BoardReader:
             return replace(reading, fit=reading.fit.scaled(fx, fy))
         dark_table = self._table_dark(frame_bgr)
         reading = self._searched(frame_bgr, dark_table)
-        if dark_table and not (reading.found and self._held(reading)):
+        if dark_table and not (reading.found and self._held_dark(frame_bgr, reading)):
             # A lamp's glare on a dark table lifts the plastic and the table under it
             # alike: the dark regions, the table's colour and the lattice's contrast all
             # lose the board there, merged with the bright spot. It is looked
@@ -1496,9 +1500,11 @@ class BoardReader:
             # accident: its fit must be held by as many lattice points as a fit needs
             # to be taken at once (``enough_lattice_points``), or by the tiles named.
             again = self._searched(frame_bgr, dark_table, lifted_veil(frame_bgr, self.config))
-            if self._held(again, self.config.enough_lattice_points):
+            if self._held(again, self.config.enough_lattice_points) and self._holes_shown(
+                frame_bgr, again
+            ):
                 reading = again
-        if dark_table and reading.found and not self._held(reading):
+        if dark_table and reading.found and not self._held_dark(frame_bgr, reading):
             # (a search that found nothing looked for the board by its structure last;
             # one that found a lattice it does not hold did not)
             structure = self._structured(frame_bgr, frame_bgr)
@@ -1509,6 +1515,11 @@ class BoardReader:
             # scale where they are few: a fit held by fewer points and tiles than a fit
             # needs to be trusted on them alone is no board found.
             return BoardReading(False, reason=DARK_UNCLEAR)
+        if reading.found and dark_table and not self._holes_shown(frame_bgr, reading):
+            # Where they are many (a full board's packed tiles), the lattice fits them a
+            # turn or a few cells off as well as on the board, and the band's darkness
+            # tells nothing on a dark table: the peg holes' row does.
+            return BoardReading(False, reason=DARK_NO_HOLES)
         if dark_table and not reading.found and not exposure_problem(frame_bgr, self.config):
             # (whatever went wrong, what would help is the same)
             return BoardReading(False, reason=f"{reading.reason} ({DARK_TABLE})")
@@ -1534,7 +1545,7 @@ class BoardReader:
         # a fit found so taken when held (:meth:`_held`).
         if dark_table:
             off_table = self._read_located(frame_bgr, search, off_table=True)
-            if self._held(off_table):
+            if self._held_dark(frame_bgr, off_table):
                 return off_table
         first = self._read_located(frame_bgr, search, refused)
         if not dark_table and first.fit is not None and self._on_dark_table(frame_bgr, first.fit):
@@ -1645,6 +1656,31 @@ class BoardReader:
         least = self.config.trust_min_points
         named = sum(c.state == TILE for c in reading.cells)
         return reading.fit.points >= (least if points is None else points) or named >= least
+
+    def _held_dark(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
+        """:meth:`_held`, and on a board's band that shows the peg holes' row along a
+        side at least (:meth:`_holes_shown`): what a fit on a dark table must be."""
+        return self._held(reading) and self._holes_shown(frame_bgr, reading)
+
+    def _holes_shown(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
+        """Whether the band of a found reading's fit shows the peg holes' row
+        (:func:`vision.rectify.peg_track`) along one side at least, as clearly as
+        :meth:`_pegs_seen` asks of two; or has fewer than two sides in view to tell.
+
+        On a dark table the band's darkness tells the board's place nothing, and a lattice
+        fitted on a full board's packed tiles a turn or a few cells off is held by as many
+        points as the right one: its band lies on tiles and the table, where no row of
+        holes one pitch apart runs. A side a hand or a sleeve covers shows none either;
+        the board's whole band under them is rare, and a fit then no board found.
+        """
+        if reading.fit is None:
+            return False
+        cfg = self.config
+        shares = peg_track(frame_bgr, reading.fit, cfg)
+        seen = shares[~np.isnan(shares)]
+        if len(seen) < 2:
+            return True
+        return bool((seen >= cfg.structure_peg_chances * peg_chance_share(cfg)).any())
 
     def _band_on_plastic(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
         """Whether the band of a found reading's fit looks like the plastic

@@ -36,6 +36,7 @@ from vision.model import (
 )
 from vision.read import (
     COLOURLESS,
+    DARK_NO_HOLES,
     DARK_TABLE,
     ELSEWHERE,
     GLARE_EMPTY,
@@ -1549,6 +1550,47 @@ def test_hands_over_the_band_on_a_dark_table_do_not_move_the_fit_a_cell() -> Non
     reading = reader().read(frame)
     if reading.found:
         assert corner_error_cells(truth, reading) < 0.5
+
+
+@pytest.mark.parametrize("still", [87, 152])
+def test_on_a_dark_table_a_lattice_whose_band_shows_no_peg_holes_is_no_board(
+    still: int,
+) -> None:
+    """k4242/87, 152: twenty tiles on a board on a dark table (87 cut off at a corner,
+    in dim light; 152 at 39 degrees of tilt under a kitchen lamp). The packed
+    tiles' ridges hold a lattice a turn or a few cells off as well as the right one (4.3
+    and 1.4 cells off, held by 13 and 14 points), and the band's darkness tells nothing on
+    a table as dark as it. The peg holes' row does: on 152 the wrong fit's band shows it
+    along no side (at most 0.15 of its ripple, the right one's 0.65 or more) and the
+    search goes on to the board; on 87 nothing else is found and no board is reported,
+    never a lattice off the board."""
+    frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
+    assert truth.conditions["table"] == "dark" and truth.conditions["tiles"] == 20
+    reading = reader().read(frame)
+    if reading.found:
+        assert corner_error_cells(truth, reading) < 0.5
+    else:
+        assert reading.reason == DARK_NO_HOLES
+    assert reading.found == (still == 152)
+
+
+def test_a_fit_moved_off_its_row_of_peg_holes_shows_none() -> None:
+    """The same check on one fit: k4242/152 read on the board shows the holes along its
+    band's sides; the same lattice moved by two cells across the sides, or given a half
+    turn about the board's centre (as a full board's packed tiles allow), puts its band
+    on tiles and the table, where no side shows them. (A move along one side keeps that
+    side on its row: the band check's to tell.)"""
+    frame, _ = rendered(4242 * 1_000_003 + 152, table="dark")
+    board = reader()
+    reading = board.read(frame)
+    assert reading.found and reading.fit is not None
+    assert board._holes_shown(frame, reading)
+    cx, cy = CENTROIDS.mean(axis=0)
+    half = np.array([[-1.0, 0.0, 2 * cx], [0.0, -1.0, 2 * cy], [0.0, 0.0, 1.0]])
+    across = np.array([[1.0, 0.0, 1.5], [0.0, 1.0, math.sqrt(0.75)], [0.0, 0.0, 1.0]])
+    for step in (across, half, half @ across):
+        moved = replace(reading, fit=reading.fit.moved(step))
+        assert not board._holes_shown(frame, moved), step
 
 
 def test_a_move_onto_the_whole_board_is_kept_though_it_brings_covered_cells_into_view() -> None:
