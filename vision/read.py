@@ -121,8 +121,7 @@ RIDGE_HIDDEN = "an edge shows no ridge: something over it (a hand? a held tile?)
 DARK_TABLE = "the table looks as dark as the board's plastic: a lighter cloth under it helps"
 DARK_UNCLEAR = f"too few tiles and lattice points show the board ({DARK_TABLE})"
 DARK_NO_HOLES = (
-    "the lattice found puts no side of the board's band on its row of peg holes"
-    f" ({DARK_TABLE})"
+    f"the lattice found puts no side of the board's band on its row of peg holes ({DARK_TABLE})"
 )
 PART_OTHER = "part of a sector shows another colour: something over it (a hand? a held tile?)"
 #: What a cell shows of something over it (a hand, a sleeve): no veil of light, which a
