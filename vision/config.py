@@ -117,6 +117,7 @@ class ReaderConfig:
     structure_last: bool  # look for the board as what edges enclose when all else fails
     structure_peg_chances: float  # a fit found so shows the holes' row on 2 sides this many
     # times as clearly as a line along no holes does by chance
+    dark_peg_chances: float  # a fit on a dark table shows it so on a side at least
     dark_table_share: float  # a table darker than this share of the bright things is dark
     dark_table_bright_percentile: float  # the frame's bright things: its brightest pixels
     veil_window: float  # dark table: patches (of the long side) mostly holding something black

@@ -389,7 +389,10 @@ def _hough_triangles(
     Strong lines are long stretches (``outline_line_votes[0]`` of the side hint). A side's
     straight middle may be shorter (rounded corners, a sleeve, a hand or the frame's edge
     over it): weaker lines (``outline_line_votes[1]``) make more triangles, tried after
-    those of the strong lines.
+    those of the strong lines. The side hint is the region's size, which an arm or a
+    sleeve merged with the board's region swells: a side whose middle the arm covers
+    then shows two stretches of a tenth of the hint or less, whose votes together make
+    its line.
     """
     img = np.zeros(shape, np.uint8)
     ip = np.round(pts).astype(np.int32)

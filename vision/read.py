@@ -1663,8 +1663,10 @@ class BoardReader:
 
     def _holes_shown(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
         """Whether the band of a found reading's fit shows the peg holes' row
-        (:func:`vision.rectify.peg_track`) along one side at least, as clearly as
-        :meth:`_pegs_seen` asks of two; or has fewer than two sides in view to tell.
+        (:func:`vision.rectify.peg_track`) along one side at least, ``dark_peg_chances``
+        times as clearly as a line along no holes shows it by chance (on k4242, the fits
+        on the board show 0.43 of the ripple or more on a side, those a turn or cells off
+        0.19 or less; a line by chance 0.11); or has fewer than two sides in view to tell.
 
         On a dark table the band's darkness tells the board's place nothing, and a lattice
         fitted on a full board's packed tiles a turn or a few cells off is held by as many
@@ -1679,7 +1681,7 @@ class BoardReader:
         seen = shares[~np.isnan(shares)]
         if len(seen) < 2:
             return True
-        return bool((seen >= cfg.structure_peg_chances * peg_chance_share(cfg)).any())
+        return bool((seen >= cfg.dark_peg_chances * peg_chance_share(cfg)).any())
 
     def _band_on_plastic(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
         """Whether the band of a found reading's fit looks like the plastic
