@@ -151,7 +151,7 @@ class ReaderConfig:
     local_black_prior: float
     glare_limit: float
     light_field_min_tiles: int
-    white_min_numerals: int
+    white_min_numerals: int  # fewer numerals than this: their white in the plastic's hue
     light_field_range: tuple[float, float]
     band_check_ppu: int
     band_strip: tuple[float, float]

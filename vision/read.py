@@ -619,6 +619,27 @@ def exposure_problem(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> str:
     return ""
 
 
+def hued_as_the_plastic(white: FloatArray, black: FloatArray) -> FloatArray:
+    """A white (3,) linear RGB of few numerals given the hue of the plastic's ``black``
+    (3,), at its own strongest channel's level; as it is where the black has a channel
+    at zero (nothing to tell a hue by).
+
+    The board's plastic is a neutral dark grey, lit by the same light as the tiles: its
+    hue is the light's. One or two numerals, small and blurred, mix their navy disc into
+    their whitest pixels, and a white so tinted blue takes the blue out of every colour
+    (a lone first tile on an empty board reads as no tile). Many numerals' white is
+    their own: the palette's gains take out what tint is left.
+
+    >>> hued_as_the_plastic(np.array([0.11, 0.17, 0.32]), np.array([0.013, 0.0137, 0.0137]))
+    array([0.30364964, 0.32      , 0.32      ])
+    >>> hued_as_the_plastic(np.array([0.5, 0.4, 0.3]), np.array([0.0, 0.01, 0.01]))
+    array([0.5, 0.4, 0.3])
+    """
+    if black.min() <= 0:
+        return white
+    return black / black.max() * white.max()  # type: ignore[no-any-return]
+
+
 def numeral_agrees(guess: TileGuess, cfg: ReaderConfig) -> bool:
     """Whether the numeral reads the tile's own value and no other tile's colours come
     within ``vouched_min_margin``."""
@@ -3072,12 +3093,15 @@ class BoardReader:
         black: FloatArray,
     ) -> FloatArray:
         """White from the numerals: the whitest pixels (:class:`DiscStats`) of the discs
-        of the ``sure`` (K,) tiles, per channel."""
+        of the ``sure`` (K,) tiles, per channel; from fewer than ``white_min_numerals``
+        of them, in the plastic's hue (:func:`hued_as_the_plastic`)."""
         ok = sure & (stats.counts >= 4)
         if ok.any():
             white = np.median(stats.whitest[ok[stats.whitest_disc]], axis=0)
         else:
             white = np.percentile(np.concatenate(sectors), 95, axis=0)
+        if ok.sum() < self.config.white_min_numerals:
+            white = hued_as_the_plastic(white, black)
         return np.maximum(white, black + 1e-3)
 
     def _light_field(

@@ -1819,6 +1819,22 @@ def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
             assert (a.state, a.placement) == (b.state, b.placement), (a, b)
 
 
+def test_a_lone_first_tile_is_read_against_a_white_in_the_plastics_hue() -> None:
+    """9898/174: the game's first tile (BPB5) alone on the board, under an overcast sky,
+    the photo a little blurred. Its one numeral's whitest pixels mix in its navy disc:
+    a white so tinted blue took the blue out of its sectors and its disc (72 from navy),
+    and the tile read as no tile. The plastic is a neutral grey lit by the same light:
+    in its hue the white reads the tile on its cell, with its colours and value."""
+    frame, truth = rendered(9898 * 1_000_003 + 174)
+    actual = Board.from_notation(truth.board, GEO)
+    assert len(actual.placements) == 1 and truth.conditions["light"] == "overcast"
+    reading = read_on_the_board(frame, truth)
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right == 1
+    numerals_own = BoardReader(replace(default_config(), white_min_numerals=1)).read(frame)
+    assert numerals_own.found and not numerals_own.board().placements
+
+
 @pytest.mark.parametrize("still", [27, 97])
 def test_on_a_dark_table_a_bonus_numeral_is_matched_between_its_two_sizes(still: int) -> None:
     """k4242/27, 97: on a dark table the x4 cell's see-through numeral shows the table
