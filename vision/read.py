@@ -1526,20 +1526,19 @@ class BoardReader:
                 reading = again
         if dark_table and reading.found and not self._held_dark(frame_bgr, reading):
             # (a search that found nothing looked for the board by its structure last;
-            # one that found a lattice it does not hold did not)
+            # one that found a lattice it does not hold did not; a fit found so shows
+            # the holes on two sides)
             structure = self._structured(frame_bgr, frame_bgr)
-            if structure is not None:
-                reading = structure
-        if reading.found and not self._held(reading) and dark_table:
-            # On a dark table the lattice fits the tiles alone, at any place, turn and
-            # scale where they are few: a fit held by fewer points and tiles than a fit
-            # needs to be trusted on them alone is no board found.
-            return BoardReading(False, reason=DARK_UNCLEAR)
-        if reading.found and dark_table and not self._holes_shown(frame_bgr, reading):
-            # Where they are many (a full board's packed tiles), the lattice fits them a
-            # turn or a few cells off as well as on the board, and the band's darkness
-            # tells nothing on a dark table: the peg holes' row does.
-            return BoardReading(False, reason=DARK_NO_HOLES)
+            if structure is None:
+                # On a dark table the lattice fits the tiles alone, at any place, turn
+                # and scale where they are few: a fit held by fewer points and tiles than
+                # a fit needs to be trusted on them alone is no board found. Where they
+                # are many (a full board's packed tiles), it fits them a turn or a few
+                # cells off as well as on the board, and the band's darkness tells
+                # nothing on a dark table: the peg holes' row does.
+                why = DARK_NO_HOLES if self._held(reading) else DARK_UNCLEAR
+                return BoardReading(False, reason=why)
+            reading = structure
         if dark_table and not reading.found and not exposure_problem(frame_bgr, self.config):
             # (whatever went wrong, what would help is the same)
             return BoardReading(False, reason=f"{reading.reason} ({DARK_TABLE})")
@@ -1699,10 +1698,9 @@ class BoardReader:
             return False
         cfg = self.config
         shares = peg_track(frame_bgr, reading.fit, cfg)
-        seen = shares[~np.isnan(shares)]
-        if len(seen) < 2:
+        if int(np.isfinite(shares).sum()) < 2:
             return True
-        return bool((seen >= cfg.dark_peg_chances * peg_chance_share(cfg)).any())
+        return on_holes(shares, cfg.dark_peg_chances * peg_chance_share(cfg), sides=1)
 
     def _band_on_plastic(self, frame_bgr: NDArray[np.uint8], reading: BoardReading) -> bool:
         """Whether the band of a found reading's fit looks like the plastic

@@ -738,11 +738,18 @@ def peg_chance_share(cfg: ReaderConfig) -> float:
     return 2.0 * cfg.peg_pitch_tolerance / (high - low)
 
 
-def on_holes(shares: FloatArray, level: float) -> bool:
-    """Whether two sides or more of :func:`peg_track`'s ``shares`` (3,) show the holes'
-    row at least ``level`` clear: a lattice a cell off, or at the wrong scale, leaves at
-    most one side of its band on it."""
-    return int((np.asarray(shares) >= level).sum()) >= 2
+def on_holes(shares: FloatArray, level: float, sides: int = 2) -> bool:
+    """Whether ``sides`` sides or more of :func:`peg_track`'s ``shares`` (3,) show the
+    holes' row at least ``level`` clear (a side out of the frame, NaN, never does): a
+    lattice a cell off, or at the wrong scale, leaves at most one side of its band on
+    it; a half turn, or a move across the sides, none.
+
+    >>> on_holes(np.array([0.6, 0.5, np.nan]), 0.3), on_holes(np.array([0.6, 0.1, 0.1]), 0.3)
+    (True, False)
+    >>> on_holes(np.array([0.6, 0.1, 0.1]), 0.3, sides=1)
+    True
+    """
+    return int((np.asarray(shares) >= level).sum()) >= sides
 
 
 def rib_colour(view_bgr: NDArray[np.uint8], canvas: Canvas) -> FloatArray | None:

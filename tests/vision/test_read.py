@@ -69,6 +69,12 @@ STILLS = ROOT / "sample_images" / "stills"
 GEO = SPECTRANGLE36.geometry
 
 
+#: The weak outline lines' votes before they were lowered to 0.09 of the side hint: the
+#: controls measured on the outlines found then (a control that finds no board, or the
+#: board a cell off, without the part it isolates) keep them.
+OLD_WEAK_LINES = (0.25, 0.12)
+
+
 @cache
 def reader() -> BoardReader:
     return BoardReader()
@@ -1504,12 +1510,6 @@ def test_the_likeliest_outline_by_the_lattice_is_the_board() -> None:
     assert scores.shape == (5,)
     assert int(np.argmax(scores)) == 0
     assert scores[0] > 1.5 * scores[1:].max()
-
-
-#: The weak outline lines' votes before they were lowered to 0.09 of the side hint: the
-#: controls measured on the outlines found then (a control that finds no board, or the
-#: board a cell off, without the part it isolates) keep them.
-OLD_WEAK_LINES = (0.25, 0.12)
 
 
 def rendered(seed: int, harsh: bool = False, **force: Any) -> tuple[np.ndarray, Any]:
