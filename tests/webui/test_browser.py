@@ -104,7 +104,10 @@ def sample() -> tuple[Path | None, GameRecord]:
 
 
 def totals_on(page: Any) -> dict[str, int]:
+    """The totals the page shows, once its script has drawn them (after a reload, too)."""
+    page.wait_for_load_state()
     rows = page.locator("#totals .total")
+    rows.first.wait_for(state="attached")
     return {
         rows.nth(i).get_attribute("data-player"): int(rows.nth(i).locator(".points").inner_text())
         for i in range(rows.count())
