@@ -469,6 +469,8 @@ class _Sampled:
     #: for it (:meth:`BoardReader._bonus_told`)
     bonus_bgr: NDArray[np.uint8]
     doubtful: NDArray[np.int64]
+    #: how well a bonus cell's own numeral must read on ``bonus_bgr`` to tell it empty
+    bonus_level: float
 
 
 #: What :meth:`BoardReader._sample_cells` leaves in a reading's details.
@@ -2165,6 +2167,7 @@ class BoardReader:
         windows, clear_windows, plain_windows = self._see_through(value, valid, ppu, shifts)
         # what a bonus cell's see-through numeral is read on
         bonus_bgr: NDArray[np.uint8] = canvas_bgr
+        bonus_level = cfg.bonus_numeral_corr
         dark_table = self._table_dark(frame_bgr)
         ribs = rib_colour(canvas_bgr, canvas) if dark_table else None
         if ribs is not None:
@@ -2180,6 +2183,13 @@ class BoardReader:
                 plain_windows | also[2],
             )
             bonus_bgr = self._bonus_view(canvas_bgr, ribs)
+            # There the numeral shows a table about as dark as the plastic, read in its
+            # distance from the ribs' colour: less contrast than over a light table, so
+            # a lower correlation, where a tile (light all over in that view, its own
+            # numeral a third as big) matches the big numeral less still (on k4242 and
+            # the dark-table kind, at most 0.67 where its own value matched best; the
+            # empty bonus cells refused at 0.85 read 0.73-0.85).
+            bonus_level = cfg.bonus_numeral_corr_dark
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
             details["clear_windows"] = clear_windows
@@ -2253,7 +2263,7 @@ class BoardReader:
         )
         # (read without them, a lattice is judged, moved and refitted first: they are
         # looked for only on the fit finally read, :meth:`_bonus_told`)
-        bonus_seen = self._bonus_seen(bonus_bgr, doubtful, ppu) if bonus else None
+        bonus_seen = self._bonus_seen(bonus_bgr, doubtful, ppu, bonus_level) if bonus else None
         if details is not None and bonus_seen is not None:
             details["bonus_seen"] = bonus_seen
         states: list[str] = []
@@ -2399,13 +2409,15 @@ class BoardReader:
             numerals,
             bonus_bgr,
             doubtful.astype(np.int64),
+            bonus_level,
         )
 
     def _bonus_seen(
-        self, bonus_bgr: NDArray[np.uint8], doubtful: NDArray[np.int64], ppu: int
+        self, bonus_bgr: NDArray[np.uint8], doubtful: NDArray[np.int64], ppu: int, level: float
     ) -> NDArray[np.bool_]:
         """(36,) bool: the ``doubtful`` bonus cells whose big see-through numeral shows on
-        ``bonus_bgr`` (a canvas of ``ppu``), at the best of :attr:`bonus_sizes`: empty."""
+        ``bonus_bgr`` (a canvas of ``ppu``), at the best of :attr:`bonus_sizes`, with a
+        correlation of ``level`` at least and no other numeral's better: empty."""
         cfg = self.config
         bonus_seen = np.zeros(len(CENTROIDS), dtype=bool)
         if len(doubtful):
@@ -2417,12 +2429,14 @@ class BoardReader:
                 axis=0,
             )
             own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
-            bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
+            bonus_seen[doubtful] = (own >= level) & (own >= corr.max(axis=1))
         return bonus_seen
 
     def _bonus_told(self, sampled: _Sampled) -> NDArray[np.bool_]:
         """:meth:`_bonus_seen` of a reading sampled without the bonus numerals."""
-        return self._bonus_seen(sampled.bonus_bgr, sampled.doubtful, sampled.ppu)
+        return self._bonus_seen(
+            sampled.bonus_bgr, sampled.doubtful, sampled.ppu, sampled.bonus_level
+        )
 
     def _name_tiles(
         self, sampled: _Sampled, details: dict[str, Any] | None
