@@ -2239,12 +2239,18 @@ class BoardReader:
         # plastic of most of its frame. The numeral, which no window shows, tells it. So
         # it does for a tile whose dark sectors or a deep shadow make its frame look like
         # plastic, where no window is seen (an empty cell over a dark cloth shows none
-        # either): not empty, and a tile if its colours show.
+        # either): not empty, and a tile if its colours show. A frame that is not plastic
+        # around sectors of which some are coloured and some as dark as the plastic (a
+        # purple sector on a dark table, in dim light) is a tile's too if its numeral
+        # shows: without it, neither empty nor a tile.
+        lit = sec_levels > cfg.dim_sector_distance
+        part_lit = lit.any(axis=1) & ~lit.all(axis=1) & (fills > cfg.occupancy_max_empty_fill)
         unsure = np.flatnonzero(
             seen
             & (
                 windows & ~plain_windows & (fills < cfg.window_max_fill)
                 | ~windows & (fills <= cfg.occupancy_max_empty_fill)
+                | part_lit
             )
         )
         numeral_seen = np.zeros(len(cell_zones), dtype=bool)

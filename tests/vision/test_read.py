@@ -1885,6 +1885,33 @@ def test_on_a_dark_table_a_bonus_numeral_of_less_contrast_tells_its_cell_empty(
             assert (a.state, a.placement) == (b.state, b.placement), (a, b)
 
 
+@pytest.mark.parametrize(
+    ("seed", "table", "cell"),
+    [
+        (4242 * 1_000_003 + 3, "dark", 21),  # YPG2 on a dark table
+        (4242 * 1_000_003 + 148, "dark", 16),  # YPY4 on a dark table
+        (9898 * 1_000_003 + 7, None, 16),  # RPB2 beside a hand, on a cloth
+    ],
+)
+def test_a_tile_with_a_sector_as_dark_as_the_plastic_is_read_by_its_numeral(
+    seed: int, table: str | None, cell: int
+) -> None:
+    """k4242/3, 148, s9898/7: a tile with a purple sector about as dark as the plastic
+    (a dark table, dim light) and other sectors coloured, on a frame that is not plastic:
+    its numeral is looked for as a dark tile's is, and shows; the tile is read exactly
+    (without the numeral, neither empty nor a tile: "covered or unclear")."""
+    frame, truth = rendered(seed, **({} if table is None else {"table": table}))
+    reading = read_on_the_board(frame, truth)
+    actual = Board.from_notation(truth.board, GEO)
+    placement = actual[cell]
+    assert placement is not None and cell not in truth.covered
+    assert Colour.PURPLE in placement.tile.colours
+    placed = reading.board().placements
+    turn = max(range(3), key=lambda k: sum(p == turned(actual, k)[p.index] for p in placed))
+    index = reading_index(truth, reading, cell)
+    assert reading.cells[index].placement == turned(actual, turn)[index], reading.cells[index]
+
+
 def test_a_lattice_is_trusted_on_its_cells_as_read_without_the_bonus_numerals(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
