@@ -469,8 +469,6 @@ class _Sampled:
     #: for it (:meth:`BoardReader._bonus_told`)
     bonus_bgr: NDArray[np.uint8]
     doubtful: NDArray[np.int64]
-    #: how well a bonus cell's own numeral must read on ``bonus_bgr`` to tell it empty
-    bonus_level: float
 
 
 #: What :meth:`BoardReader._sample_cells` leaves in a reading's details.
@@ -1513,7 +1511,9 @@ class BoardReader:
             return replace(reading, fit=reading.fit.scaled(fx, fy))
         dark_table = self._table_dark(frame_bgr)
         reading = self._searched(frame_bgr, dark_table)
-        if dark_table and not (reading.found and self._held_dark(frame_bgr, reading)):
+        # (asked once: the band's peg holes are sampled for it)
+        held = dark_table and reading.found and self._held_dark(frame_bgr, reading)
+        if dark_table and not held:
             # A lamp's glare on a dark table lifts the plastic and the table under it
             # alike: the dark regions, the table's colour and the lattice's contrast all
             # lose the board there, merged with the bright spot. It is looked
@@ -1525,8 +1525,8 @@ class BoardReader:
             if self._held(again, self.config.enough_lattice_points) and self._holes_shown(
                 frame_bgr, again
             ):
-                reading = again
-        if dark_table and reading.found and not self._held_dark(frame_bgr, reading):
+                reading, held = again, self._held(again)  # (its holes are shown)
+        if dark_table and reading.found and not held:
             # (a search that found nothing looked for the board by its structure last;
             # one that found a lattice it does not hold did not; a fit found so shows
             # the holes on two sides)
@@ -2167,7 +2167,6 @@ class BoardReader:
         windows, clear_windows, plain_windows = self._see_through(value, valid, ppu, shifts)
         # what a bonus cell's see-through numeral is read on
         bonus_bgr: NDArray[np.uint8] = canvas_bgr
-        bonus_level = cfg.bonus_numeral_corr
         dark_table = self._table_dark(frame_bgr)
         ribs = rib_colour(canvas_bgr, canvas) if dark_table else None
         if ribs is not None:
@@ -2183,13 +2182,6 @@ class BoardReader:
                 plain_windows | also[2],
             )
             bonus_bgr = self._bonus_view(canvas_bgr, ribs)
-            # There the numeral shows a table about as dark as the plastic, read in its
-            # distance from the ribs' colour: less contrast than over a light table, so
-            # a lower correlation, where a tile (light all over in that view, its own
-            # numeral a third as big) matches the big numeral less still (on k4242 and
-            # the dark-table kind, at most 0.67 where its own value matched best; the
-            # empty bonus cells refused at 0.85 read 0.73-0.85).
-            bonus_level = cfg.bonus_numeral_corr_dark
         if details is not None:
             details["windows"], details["plain_windows"] = windows, plain_windows
             details["clear_windows"] = clear_windows
@@ -2269,7 +2261,7 @@ class BoardReader:
         )
         # (read without them, a lattice is judged, moved and refitted first: they are
         # looked for only on the fit finally read, :meth:`_bonus_told`)
-        bonus_seen = self._bonus_seen(bonus_bgr, doubtful, ppu, bonus_level) if bonus else None
+        bonus_seen = self._bonus_seen(bonus_bgr, doubtful, ppu) if bonus else None
         if details is not None and bonus_seen is not None:
             details["bonus_seen"] = bonus_seen
         states: list[str] = []
@@ -2302,7 +2294,7 @@ class BoardReader:
             # tungsten light) makes the reading weak, like a frame partly dark. A numeral
             # read clearly says a tile is there, however dark its sectors: it is named if
             # its numeral vouches for the tile its colours name.
-            coloured = bool((sec_levels[i] > cfg.dim_sector_distance).all())
+            coloured = bool(lit[i].all())
             # A tile stands on its cell's frame: in the board's plane too, its frame is
             # no plastic. One that is, where no raised neighbour stands over it, is an
             # empty cell's, however its window is hidden (a raised tile's walls over it)
@@ -2415,15 +2407,13 @@ class BoardReader:
             numerals,
             bonus_bgr,
             doubtful.astype(np.int64),
-            bonus_level,
         )
 
     def _bonus_seen(
-        self, bonus_bgr: NDArray[np.uint8], doubtful: NDArray[np.int64], ppu: int, level: float
+        self, bonus_bgr: NDArray[np.uint8], doubtful: NDArray[np.int64], ppu: int
     ) -> NDArray[np.bool_]:
         """(36,) bool: the ``doubtful`` bonus cells whose big see-through numeral shows on
-        ``bonus_bgr`` (a canvas of ``ppu``), at the best of :attr:`bonus_sizes`, with a
-        correlation of ``level`` at least and no other numeral's better: empty."""
+        ``bonus_bgr`` (a canvas of ``ppu``), at the best of :attr:`bonus_sizes`: empty."""
         cfg = self.config
         bonus_seen = np.zeros(len(CENTROIDS), dtype=bool)
         if len(doubtful):
@@ -2435,14 +2425,12 @@ class BoardReader:
                 axis=0,
             )
             own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
-            bonus_seen[doubtful] = (own >= level) & (own >= corr.max(axis=1))
+            bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
         return bonus_seen
 
     def _bonus_told(self, sampled: _Sampled) -> NDArray[np.bool_]:
         """:meth:`_bonus_seen` of a reading sampled without the bonus numerals."""
-        return self._bonus_seen(
-            sampled.bonus_bgr, sampled.doubtful, sampled.ppu, sampled.bonus_level
-        )
+        return self._bonus_seen(sampled.bonus_bgr, sampled.doubtful, sampled.ppu)
 
     def _name_tiles(
         self, sampled: _Sampled, details: dict[str, Any] | None
