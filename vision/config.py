@@ -115,6 +115,7 @@ class ReaderConfig:
     structure_edges: tuple[float, float]  # Canny's (low, high) on the equalised grey, 8-bit
     structure_close: float  # of the long side: edges this near join into one region
     structure_last: bool  # look for the board as what edges enclose when all else fails
+    brightness_last: bool  # on a dark table, fit the lattice to the brightness as it is, last
     structure_peg_chances: float  # a fit found so shows the holes' row on 2 sides this many
     # times as clearly as a line along no holes does by chance
     dark_peg_chances: float  # a fit on a dark table shows it so on a side at least

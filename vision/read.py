@@ -1062,12 +1062,14 @@ class BoardReader:
         off_table: bool = False,
         *,
         structure: bool = False,
+        brightness: bool = False,
     ) -> BoardFit:
         """The board's fit: the outline candidates (found at the darkness ``levels``, and
         the relative chroma below ``chroma`` that counts as colourless, by default the
         config's; or, ``off_table``, as what is not the table; or, ``structure``, as what
         edges enclose) are tried until the lattice fits one; fits on the same place as
-        one of ``exclude`` (refused before) are passed over."""
+        one of ``exclude`` (refused before) are passed over. ``brightness``: the lattice
+        fitted to the frame's brightness as it is (:meth:`Pyramid.brightness_view`)."""
         cfg = self.config
         outline_cfg = cfg if chroma is None else replace(cfg, dark_relative_chroma=chroma)
         outlines = outline_candidates(
@@ -1077,19 +1079,21 @@ class BoardReader:
         first = min(cfg.outline_candidates, len(outlines))
         # (each outline is straightened only when it is tried)
         best, problem = self._best_fit(
-            frame_bgr, (outlines[i] for i in range(first)), pyramid, exclude
+            frame_bgr, (outlines[i] for i in range(first)), pyramid, exclude, brightness
         )
         others = range(first, len(outlines))
         if others and (best is None or best.points < cfg.enough_lattice_points):
             # The likeliest outlines do not fit well (a hand or clutter over the border
             # makes many triangles): the others are ranked by a coarse lattice fit.
             rough = [outlines.rough_corners(i) for i in others]
-            scores = lattice_scores(pyramid, rough, cfg)
+            scores = lattice_scores(
+                pyramid.brightness_view() if brightness else pyramid, rough, cfg
+            )
             order = np.argsort(-scores, kind="stable")[: cfg.outline_reranked]
             ranked = (outlines[others[int(k)]] for k in order)
             # More outlines tried are more chances of a lattice fitting by accident (at
             # half the board's scale, say): one of these must be held by enough points.
-            found, more = self._best_fit(frame_bgr, ranked, pyramid, exclude)
+            found, more = self._best_fit(frame_bgr, ranked, pyramid, exclude, brightness)
             if (
                 found is not None
                 and found.points >= cfg.enough_lattice_points
@@ -1107,10 +1111,12 @@ class BoardReader:
         outlines: Iterable[Outline],
         pyramid: Pyramid,
         exclude: Sequence[BoardFit] = (),
+        brightness: bool = False,
     ) -> tuple[BoardFit | None, str]:
         """The fit on the most lattice points of those of ``outlines``, tried in order
         until one is held by ``enough_lattice_points``, but those on the place of one of
-        ``exclude``; and why the last refused one was refused."""
+        ``exclude``; and why the last refused one was refused. ``brightness``: fitted to
+        the frame's brightness as it is (:meth:`Pyramid.brightness_view`) alone."""
         cfg = self.config
         best: BoardFit | None = None
         problem = ""
@@ -1119,6 +1125,8 @@ class BoardReader:
             # own colour too, and the fit on more points kept)
             dark = pyramid.on_dark_table(outline.corners)
             views = [pyramid.for_board(outline.corners)] + ([] if dark is None else [dark])
+            if brightness:
+                views = [pyramid.brightness_view()]
             found: BoardFit | None = None
             for view in views:
                 try:
@@ -1539,12 +1547,39 @@ class BoardReader:
                 # cells off as well as on the board, and the band's darkness tells
                 # nothing on a dark table: the peg holes' row does.
                 why = DARK_NO_HOLES if self._held(reading) else DARK_UNCLEAR
-                return BoardReading(False, reason=why)
+                return self._brightness_searched(frame_bgr) or BoardReading(False, reason=why)
             reading = structure
-        if dark_table and not reading.found and not exposure_problem(frame_bgr, self.config):
-            # (whatever went wrong, what would help is the same)
-            return BoardReading(False, reason=f"{reading.reason} ({DARK_TABLE})")
+        if dark_table and not reading.found:
+            bright = self._brightness_searched(frame_bgr)
+            if bright is not None:
+                return bright
+            if not exposure_problem(frame_bgr, self.config):
+                # (whatever went wrong, what would help is the same)
+                return BoardReading(False, reason=f"{reading.reason} ({DARK_TABLE})")
         return reading
+
+    def _brightness_searched(self, frame_bgr: NDArray[np.uint8]) -> BoardReading | None:
+        """The frame read on a lattice fitted to its brightness as it is
+        (:meth:`Pyramid.brightness_view`) on the outlines of each kind in turn (dark
+        regions, what is not the table, what edges enclose), where one is held
+        (:meth:`_held`) and its band shows the peg holes' row along two sides
+        (:meth:`_pegs_seen`); else None.
+
+        On a table as dark as the plastic the windows show it darker than their frames,
+        or lighter, by little: the contrast views (saturated above the plastic's level,
+        or floored below a distance from its colour) lose them, and with them the
+        lattice of an empty board. The brightness keeps them, and a window matches
+        there either way; twice the ways to match are twice the chances of a lattice
+        fitting something else by accident, so this is the last search, and its fit must
+        show the holes as a fit found by the board's structure must.
+        """
+        if not self.config.brightness_last:
+            return None
+        for kind in ({}, {"off_table": True}, {"structure": True}):
+            reading = self._read_located(frame_bgr, frame_bgr, brightness=True, **kind)
+            if self._held(reading) and self._pegs_seen(frame_bgr, reading):
+                return reading
+        return None
 
     def _searched(
         self,
@@ -1779,14 +1814,22 @@ class BoardReader:
         off_table: bool = False,
         *,
         structure: bool = False,
+        brightness: bool = False,
     ) -> BoardReading:
         """The frame read with the board located in ``search_bgr`` (the frame, or the
         frame balanced to the light's colour) at the darkness ``levels`` and colourless
         limit ``chroma`` (by default the config's), on none of the places of the fits
-        ``refused`` before; a fit the cells refuse is added to them."""
+        ``refused`` before; a fit the cells refuse is added to them. ``structure``,
+        ``brightness``: as :meth:`locate`'s."""
         try:
             unmoved = self.locate(
-                search_bgr, refused or (), levels, chroma, off_table, structure=structure
+                search_bgr,
+                refused or (),
+                levels,
+                chroma,
+                off_table,
+                structure=structure,
+                brightness=brightness,
             )
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))

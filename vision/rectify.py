@@ -433,7 +433,10 @@ class LatticeScorer:
         return float(np.clip(self.scores(value, valid).max(axis=1), 0.0, None).sum())
 
     def totals(
-        self, pixels: NDArray[np.float32], valids: NDArray[np.uint8] | None = None
+        self,
+        pixels: NDArray[np.float32],
+        valids: NDArray[np.uint8] | None = None,
+        signless: bool = False,
     ) -> FloatArray:
         """:meth:`total` of each of B canvases given at :attr:`pixels` only: ``pixels`` and
         ``valids`` (B, M) float32 and uint8. Returns (B,) float64."""
@@ -444,6 +447,8 @@ class LatticeScorer:
         squares = self.sparse_plain @ (x * x)
         den = np.sqrt(np.maximum(squares - sums * sums / self.counts[:, None], 0.0))
         ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)  # (72, B)
+        if signless:  # a window as dark against its frame as a light one (a dark table)
+            ncc[1::2] = np.abs(ncc[1::2])
         if valids is not None and valids.min() == 0:
             # a template with a pixel outside the frame counts 0, in the canvases with one
             cut = np.flatnonzero(valids.min(axis=1) == 0)
@@ -850,6 +855,8 @@ class Pyramid:
         cfg: ReaderConfig | None = None,
         plastic: float | FloatArray | None = None,
         dark: bool | None = None,
+        *,
+        brightness: bool = False,
     ) -> None:
         # Alignment canvases never need more than ~40 px per unit: start from a frame of
         # at most ~800 px across.
@@ -857,10 +864,15 @@ class Pyramid:
         while max(base.shape[:2]) > 4000:
             base, scale = cv2.pyrDown(base), scale / 2
         self._base, self._cfg = base, cfg
-        self._others: dict[float | tuple[float, ...], Pyramid] = {}
+        self._others: dict[float | tuple[float, ...] | str, Pyramid] = {}
         self._colour: NDArray[np.float32] | None = None
         self._table_dark: bool | None = None
-        if cfg is None:
+        # whether a cell's window matches as well darker than its frame as lighter
+        self.signless = brightness
+        if brightness:
+            level = _LOG_TABLE[cv2.max(cv2.max(base[..., 0], base[..., 1]), base[..., 2])]
+            self._sample, self.plastic = None, 0.0
+        elif cfg is None:
             level = value_channel(base)
             self._sample, self.plastic = None, 0.0
         elif isinstance(plastic, np.ndarray):
@@ -940,6 +952,18 @@ class Pyramid:
         if key not in self._others:
             self._others[key] = Pyramid(self._base, self._cfg, np.array(key))
         return self._others[key]
+
+    def brightness_view(self) -> Pyramid:
+        """The pyramid of the log of the frame's brightness (max(B, G, R)) as it is, on
+        which a cell's window matches darker than its frame as well as lighter
+        (:attr:`signless`): on a table as dark as the plastic, or darker, the windows show
+        it in its own shade, and a lamp may light the plastic above it. Neither the
+        plastic's level nor its colour is needed (the correlation takes each cell's own
+        level and contrast), so a board on a dark table is matched there where the
+        contrast views, saturated or floored, lose its windows."""
+        if "brightness" not in self._others:
+            self._others["brightness"] = Pyramid(self._base, self._cfg, brightness=True)
+        return self._others["brightness"]
 
     def for_scale(
         self, px_per_unit: float, ppu: float
@@ -1206,7 +1230,7 @@ def perspective_search(
             hs = hs[np.array(ok, dtype=bool)]
         if cands:
             values, valids = sample_pixels(pyr, hs, sc.canvas, sc.pixels)
-            scores = sc.totals(values, valids)
+            scores = sc.totals(values, valids, pyr.signless)
             k = int(np.argmax(scores))  # the first of equal best scores, as before
             if scores[k] > best_score:
                 best_g, best_score = cands[k], float(scores[k])
@@ -1238,7 +1262,7 @@ def lattice_scores(pyr: Pyramid, outlines: Sequence[FloatArray], cfg: ReaderConf
         values, valids = sample_pixels(
             pyr, hs[lo : lo + LATTICE_SCORES_CHUNK], sc.canvas, sc.pixels
         )
-        totals[lo : lo + LATTICE_SCORES_CHUNK] = sc.totals(values, valids)
+        totals[lo : lo + LATTICE_SCORES_CHUNK] = sc.totals(values, valids, pyr.signless)
     return totals.reshape(len(outlines), len(grid)).max(axis=1)  # type: ignore[no-any-return]
 
 
@@ -1456,6 +1480,7 @@ def match_cells(
     canvas: Canvas,
     search: float,
     cfg: ReaderConfig,
+    signless: bool = False,
 ) -> tuple[NDArray[np.int64], FloatArray, FloatArray, NDArray[np.bool_]]:
     """Best template offset of every cell: (indices, offsets in board units, scores,
     whether a tile's template matched there rather than an empty window's).
@@ -1499,6 +1524,10 @@ def match_cells(
     num, s, q = sums.reshape(-1)[gather].astype(np.float64)  # each (n, 2, side^2)
     ncc = win.ncc
     flat = _ncc(num, s, q, ncc.counts[templates][..., None], ncc.norms[templates][..., None])
+    if signless:  # (the flat windows' -1 stays)
+        var = q[:, 1] - s[:, 1] * s[:, 1] / ncc.counts[templates][:, 1:2]
+        shown = var > FLAT_VARIANCE * ncc.counts[templates][:, 1:2]
+        flat[:, 1] = np.where(shown, np.abs(flat[:, 1]), flat[:, 1])
     if free is not None:
         flat = np.where(free.reshape(n, 1, -1), flat, -2.0)
     scores = flat.reshape(n, 2, side, side)
@@ -2070,11 +2099,11 @@ def refine_raised(
     narrow = min(r.search for r in cfg.align_rounds)
     for rnd in cfg.align_rounds:
         value, valid, canvas = sample_canvas(pyr, current, rnd.ppu, lens)
-        idx, off, _, tiles = match_cells(value, valid, canvas, rnd.search, cfg)
+        idx, off, _, tiles = match_cells(value, valid, canvas, rnd.search, cfg, pyr.signless)
         if len(idx) < cfg.align_min_cells and rnd.search > narrow:
             # A board cut off by the frame leaves few cells whose whole search region is
             # in it: a narrower search, around the first guess, keeps more of them.
-            idx, off, _, tiles = match_cells(value, valid, canvas, narrow, cfg)
+            idx, off, _, tiles = match_cells(value, valid, canvas, narrow, cfg, pyr.signless)
         if len(idx) < cfg.align_min_cells:
             raise BoardNotFoundError(
                 f"only {len(idx)} cells of the lattice could be matched", len(idx)
@@ -2148,7 +2177,7 @@ def verify_shifts(
 
     def totals(hs: list[FloatArray]) -> FloatArray:
         values, valids = sample_pixels(pyr, np.stack(hs), sc.canvas, sc.pixels, lens)
-        return sc.totals(values, valids)
+        return sc.totals(values, valids, pyr.signless)
 
     current = homography
     first = totals([current] + [current @ t for t in steps])

@@ -2287,11 +2287,14 @@ def test_a_board_on_a_table_as_dark_as_its_plastic_is_found_and_read(
     the table and the plastic merged, and the windows show the table as dark as the
     ribs; the board stands out from the table by its tiles and the plastic's own colour.
     Without the search off the table, in the frame as it is, neither board is found.
-    (With the veil of light taken off, the dark region finds the second; the search for
-    the regions their edges enclose finds both, right, and is left out of the control.)"""
+    (With the veil of light taken off, the dark region finds the second; the searches for
+    the regions their edges enclose and on the brightness find both, right, and are left
+    out of the control.)"""
     frame, truth = rendered(seed, table="dark")
     assert truth.conditions["table"] == "dark"
-    without = BoardReader(replace(default_config(), table_distances=(), structure_last=False))
+    without = BoardReader(
+        replace(default_config(), table_distances=(), structure_last=False, brightness_last=False)
+    )
     with monkeypatch.context() as patch:
         patch.setattr("vision.read.lifted_veil", lambda frame_bgr, cfg: frame_bgr)
         assert not without.read(frame).found
@@ -2333,9 +2336,15 @@ def test_a_board_as_dark_as_the_table_and_of_its_shade_is_found_by_its_structure
     placed, right = tiles_read_right(truth, reading)
     assert placed >= 5 and right == placed
     # (weak lines as strong as when it was measured: at 0.09 of the side hint, 192's
-    # outline is found among those of what is not the table too)
+    # outline is found among those of what is not the table too; the search on the
+    # brightness, last, looks among the regions edges enclose as well)
     unseen = BoardReader(
-        replace(default_config(), structure_last=False, outline_line_votes=OLD_WEAK_LINES)
+        replace(
+            default_config(),
+            structure_last=False,
+            brightness_last=False,
+            outline_line_votes=OLD_WEAK_LINES,
+        )
     ).read(frame)
     assert not unseen.found
 
@@ -2445,13 +2454,17 @@ def test_on_a_dark_table_a_lattice_held_by_few_points_and_no_tiles_is_no_board()
     """On a dark table the windows look like the ribs, and a lattice may fit a few
     tiles at any place, turn and scale (k4242/46: the search in the dark finds one on
     six points, no tile named, eight cells off, two hands over the board). Such a fit is
-    no board found, with a reason that says what would help."""
+    no board found, with a reason that says what would help; the search on the
+    brightness, last, then finds the board where it is."""
     frame, truth = rendered(4242 * 1_000_003 + 46, table="dark")
-    reading = reader().read(frame)
-    assert not reading.found
-    assert "dark" in reading.reason and "cloth" in reading.reason
+    unlit = BoardReader(replace(default_config(), brightness_last=False)).read(frame)
+    assert not unlit.found
+    assert "dark" in unlit.reason and "cloth" in unlit.reason
     searched = reader()._searched(frame, dark_table=True)  # the search alone: a wrong fit
     assert searched.found and corner_error_cells(truth, searched) > 0.5
+    # (the lattice fitted to the brightness as it is, last, finds the board where it is)
+    reading = reader().read(frame)
+    assert reading.found and corner_error_cells(truth, reading) < 0.25
 
 
 @pytest.mark.parametrize("seed", [11, 14])
@@ -2537,15 +2550,17 @@ def test_a_board_under_a_lamps_glare_on_a_dark_table_is_found_with_the_veil_take
     """k4242/88, 113: a lamp's glare on a dark table lifts the table and the plastic
     under it alike, and what stands out from the table (or is dark) merges with the
     bright spot: the board is not found. Looked for again in the frame with the veil
-    taken off, it is found where it lies, every tile read right. (The search for the
-    regions its edges enclose finds /113 too, right: it is left out of the control.)"""
+    taken off, it is found where it lies, every tile read right. (The searches for the
+    regions its edges enclose and on the brightness find /113 too, right: they are left
+    out of the control.)"""
     frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
     assert truth.conditions["glare"] is not None
     reading = read_on_the_board(frame, truth)
     placed, right = tiles_read_right(truth, reading)
     assert placed >= 8 and right == placed
     monkeypatch.setattr("vision.read.lifted_veil", lambda frame_bgr, cfg: frame_bgr)
-    assert not BoardReader(replace(default_config(), structure_last=False)).read(frame).found
+    control = replace(default_config(), structure_last=False, brightness_last=False)
+    assert not BoardReader(control).read(frame).found
 
 
 @pytest.mark.parametrize("still", [9, 52, 117])
@@ -2602,3 +2617,30 @@ def test_a_read_fits_each_outline_once_per_pyramid_and_keeps_no_frame(
     again._fit_memo = Forgetful()
     twice = again.read(frame)
     assert twice.to_json() == once.to_json()
+
+
+@pytest.mark.parametrize(
+    "still",
+    [
+        145,  # an empty board (three tiles in a corner) filling the frame, tungsten light
+        122,  # a small board, one tile, in dim light beside a lamp's spot
+    ],
+)
+def test_an_empty_board_on_a_table_darker_than_its_plastic_is_found_by_its_brightness(
+    still: int,
+) -> None:
+    """k4242/145, 122: the table is darker than the plastic and of its brown shade; the
+    windows show it darker than their frames, by less than the contrast views keep (the
+    usual one saturates the whole board above the darkest table, the plastic's colour
+    distance floors the windows with the ribs). No outline kind fits a lattice there.
+    In the frame's brightness as it is, a window matches as a dark triangle in its
+    frame (signless), and the lattice fitted so shows the peg holes on two sides: the
+    board is found where it is and its tiles read on their cells. Without that last
+    search, no board was found."""
+    frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
+    reading = read_on_the_board(frame, truth)
+    assert corner_error_cells(truth, reading) < 0.25
+    placed, right = tiles_read_right(truth, reading)
+    assert placed >= 1 and right == placed
+    unlit = BoardReader(replace(default_config(), brightness_last=False)).read(frame)
+    assert not unlit.found

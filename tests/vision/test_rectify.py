@@ -749,3 +749,57 @@ def test_a_side_outside_the_frame_shows_no_peg_holes_at_all() -> None:
     assert (np.delete(seen, lowest) > 0.6).all() and (np.delete(whole, lowest) > 0.6).all()
     flat = peg_track(np.full_like(frame, 128), fit, cfg)
     assert np.isnan(flat).all() or (np.nan_to_num(flat) < 0.2).all()
+
+
+def dark_windows_canvas(
+    ppu: int, offset: tuple[float, float]
+) -> tuple[NDArray[np.float32], Canvas]:
+    """A canvas (H, W) float32 of ``ppu`` of a board on a table darker than its plastic:
+    frames at 0.6, each cell's window (as the templates draw it) at 0.3, all windows
+    moved by ``offset`` board units; a little seeded noise."""
+    canvas = Canvas(ppu)
+    h3 = math.sqrt(3.0) / 2.0
+    tri = np.array([[0.0, -2 * h3 / 3], [0.5, h3 / 3], [-0.5, h3 / 3]]) * config().window_side
+    value = np.full((canvas.height, canvas.width), 0.6, np.float32)
+    for centre, up in zip(CENTROIDS, UP, strict=True):
+        corners = centre + np.asarray(offset) + (tri if up else tri * np.array([1.0, -1.0]))
+        poly = np.round(canvas.to_canvas(corners) * 16).astype(np.int32)
+        cv2.fillPoly(value, [poly], 0.3, cv2.LINE_AA, shift=4)
+    noise = np.random.default_rng(7).normal(0.0, 0.01, value.shape).astype(np.float32)
+    return value + noise, canvas
+
+
+def test_a_window_darker_than_its_frame_matches_signless_only() -> None:
+    """On a table darker than the plastic each window is a dark triangle in a lighter
+    frame: the window's template (a light one) correlates at about -1 there. Matched
+    signless, every cell is found where its window lies; signed, none."""
+    cfg = config()
+    rnd = cfg.align_rounds[-1]
+    value, canvas = dark_windows_canvas(rnd.ppu, (0.04, -0.03))
+    valid = np.full(value.shape, 255, np.uint8)
+    idx, off, score, tiles = match_cells(value, valid, canvas, rnd.search, cfg, signless=True)
+    assert len(idx) >= 30 and not tiles.any()
+    assert np.abs(off - np.array([0.04, -0.03])).max() < 1.0 / rnd.ppu  # a canvas pixel
+    assert score.min() > 0.8
+    assert len(match_cells(value, valid, canvas, rnd.search, cfg)[0]) == 0
+    # the lattice scorer alike: the whole canvas scores as high either way, signless
+    sc = scorer(rnd.ppu, cfg)
+    at = np.ascontiguousarray(value[sc.pixels[:, 1], sc.pixels[:, 0]][None])
+    signless = float(sc.totals(at, None, signless=True)[0])
+    assert signless > 20.0 and float(sc.totals(at)[0]) < 0.1 * signless
+    assert float(sc.totals(1.0 - at, None)[0]) == pytest.approx(signless, rel=1e-6)
+
+
+def test_the_brightness_view_is_the_log_of_the_brightest_channel() -> None:
+    """:meth:`Pyramid.brightness_view`: ln(max(B, G, R) + 4) at every level, neither
+    saturated nor floored, its windows matched signless; the contrast views signed."""
+    rng = np.random.default_rng(3)
+    frame = rng.integers(0, 60, (240, 320, 3), dtype=np.uint8)
+    pyr = Pyramid(frame, config())
+    view = pyr.brightness_view()
+    assert view is pyr.brightness_view()  # built once per frame
+    assert view.signless and not pyr.signless
+    level = view.levels[0][1]
+    assert level.dtype == np.float32 and level.shape == frame.shape[:2]
+    np.testing.assert_allclose(level, np.log(frame.max(axis=2).astype(np.float32) + 4.0), rtol=1e-6)
+    assert len(view.levels) == len(pyr.levels)
