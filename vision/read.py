@@ -438,6 +438,7 @@ class _BandView:
     valid: NDArray[np.uint8]
     percentile: float
     also: NDArray[np.float32] | None = None  # a second view the cells are matched in
+    signless: bool = False  # a window matches ``also`` darker than its frame as well
 
 
 @dataclass(frozen=True)
@@ -1194,13 +1195,18 @@ class BoardReader:
         area = float(triangle_area(fit.to_image(outer_corners(self.config.band_width))))
         return area < self.config.min_board_area_fraction * shape[0] * shape[1]
 
-    def cells_evidence(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> float:
+    def cells_evidence(
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, signless: bool = False
+    ) -> float:
         """How much the lattice's cells in the frame look like cells: per cell in view,
         the mean of its match with a tile or an empty window less ``band_cell_chance``
         (about 0.25 on a right fit, near 0 or below on a lattice a cell off)."""
-        return _per_cell(self._shifted(self._band_view(frame_bgr, fit), np.zeros(2)))
+        view = self._band_view(frame_bgr, fit, signless)
+        return _per_cell(self._shifted(view, np.zeros(2)))
 
-    def rescaled(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit:
+    def rescaled(
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, brightness: bool = False
+    ) -> BoardFit:
         """The fit band-checked (:meth:`check_band`), and fitted again from outlines a row
         of cells larger or smaller when its cells then hardly look like cells.
 
@@ -1214,15 +1220,20 @@ class BoardReader:
         outline scaled by each of ``rescale_scales`` about each corner, are fitted (each
         then band-checked), and the one whose cells look most like cells is taken when it
         beats the fit by ``rescale_margin``; up to ``rescale_rounds`` times.
+        ``brightness``: the fit was found on the frame's brightness as it is, on which
+        the others are fitted too and the cells' windows matched signless.
         """
         cfg = self.config
-        fit, evidence = self._band_checked(frame_bgr, fit)
+        fit, evidence = self._band_checked(frame_bgr, fit, brightness)
         if evidence >= cfg.rescale_max_evidence:
             return fit
         outer = outer_corners(cfg.band_width)
         height = float(np.linalg.norm(outer[0] - outer[1:].mean(axis=0)))
         step = (math.sqrt(3.0) / 2.0) / height  # a row of cells, as a share of the height
-        pyramid = self._pyramid(frame_bgr).for_board(fit.to_image(outer))
+        pyramid = self._pyramid(frame_bgr)
+        pyramid = (
+            pyramid.brightness_view() if brightness else pyramid.for_board(fit.to_image(outer))
+        )
         for _ in range(cfg.rescale_rounds):
             best, best_evidence = fit, evidence + cfg.rescale_margin
             for anchor in outer:
@@ -1236,7 +1247,7 @@ class BoardReader:
                     # pattern within the board: a tile's sectors at half its scale)
                     if self._refusal(other) or self._too_small(other, frame_bgr.shape):
                         continue
-                    other, other_evidence = self._band_checked(frame_bgr, other)
+                    other, other_evidence = self._band_checked(frame_bgr, other, brightness)
                     if other_evidence > best_evidence:
                         best, best_evidence = other, other_evidence
             if best is fit:
@@ -1255,12 +1266,15 @@ class BoardReader:
         """
         return self._band_checked(frame_bgr, fit)[0]
 
-    def _band_checked(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> tuple[BoardFit, float]:
-        """:meth:`check_band`'s fit, and its :meth:`cells_evidence` (measured on the way)."""
+    def _band_checked(
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, signless: bool = False
+    ) -> tuple[BoardFit, float]:
+        """:meth:`check_band`'s fit, and its :meth:`cells_evidence` (measured on the way;
+        ``signless`` as there)."""
         cfg = self.config
         evidence: float | None = None
         for _ in range(2):
-            view = self._band_view(frame_bgr, fit)
+            view = self._band_view(frame_bgr, fit, signless)
             here = self._shifted(view, np.zeros(2))
             best, best_gain = None, cfg.band_shift_margin
             for shift in LATTICE_SHIFTS:
@@ -1275,7 +1289,9 @@ class BoardReader:
         on_pegs = self._peg_moved(frame_bgr, fit)
         if on_pegs is not None:
             fit, evidence = on_pegs, None
-        return fit, self.cells_evidence(frame_bgr, fit) if evidence is None else evidence
+        if evidence is None:
+            evidence = self.cells_evidence(frame_bgr, fit, signless)
+        return fit, evidence
 
     def _peg_moved(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit | None:
         """The fit moved by whole cells where that puts the band's lines on the row of
@@ -1310,11 +1326,15 @@ class BoardReader:
             fit = moved = fit.moved(_translation(best))
         return moved
 
-    def _band_view(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> _BandView:
+    def _band_view(
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit, signless: bool = False
+    ) -> _BandView:
         """One view of the board with a cell's margin more, to be cut at each shift
         (:meth:`_shifted`): its brightness, its distance from colourless black (the band
         is black plastic: colourless as well as dark; a dark cloth beside the board is
-        as dark, but not colourless), and its validity, (H, W) each."""
+        as dark, but not colourless), and its validity, (H, W) each. ``signless``: on a
+        dark table, the cells' windows are matched in the brightness darker than their
+        frames as well (a fit found so, :meth:`Pyramid.brightness_view`)."""
         cfg = self.config
         wide = Canvas(cfg.band_check_ppu, margin=Canvas(cfg.band_check_ppu).margin + 1.0)
         view = warp_to_canvas(frame_bgr, fit.homography, wide, lens=fit.lens)
@@ -1341,7 +1361,7 @@ class BoardReader:
                 if dark_table:
                     value, also = plastic, value
         valid = validity(frame_bgr.shape, fit.homography, wide, fit.lens)
-        return _BandView(value, plastic, valid, percentile, also)
+        return _BandView(value, plastic, valid, percentile, also, signless and also is not None)
 
     def _shifted(self, view: _BandView, shift: FloatArray) -> tuple[FloatArray, float, int]:
         """:meth:`_band_and_cells` of the lattice moved by ``shift`` units, on a view of
@@ -1357,6 +1377,7 @@ class BoardReader:
             ppu,
             view.percentile,
             None if view.also is None else view.also[window],
+            view.signless,
         )
 
     def _band_and_cells(
@@ -1367,6 +1388,7 @@ class BoardReader:
         ppu: int,
         percentile: float,
         also: NDArray[np.float32] | None = None,
+        signless: bool = False,
     ) -> tuple[FloatArray, float, int]:
         """On a canvas's value channel, its distance from colourless black and validity
         (H, W each): the (3,) level of the band along each side (NaN where out of the
@@ -1374,7 +1396,8 @@ class BoardReader:
         the bright things on the board; and
         the evidence that the visible cells are cells: the sum over them of their match
         with a tile or an empty window (in ``value``, or in ``also`` where given and it
-        matches better) less ``band_cell_chance``, and how many they are.
+        matches better; there a window darker than its frame as well, ``signless``)
+        less ``band_cell_chance``, and how many they are.
 
         A sum, not a mean: a lattice moved towards the frame's edge loses cells out of
         it, and the mean of those left rises when the lost ones matched poorly (under a
@@ -1393,8 +1416,10 @@ class BoardReader:
                 level = percentiles(plastic[rows, cols][seen], [percentile])[0]
                 levels[k] = (level - lo) / max(float(hi - lo), 1.0)
         sc, inside = scorer(ppu, cfg), np.ascontiguousarray(valid)
-        views = [value] if also is None else [value, also]
-        best = np.max([sc.scores(np.ascontiguousarray(v), inside).max(axis=1) for v in views], 0)
+        views = [(value, False)] if also is None else [(value, False), (also, signless)]
+        best = np.max(
+            [sc.scores(np.ascontiguousarray(v), inside, s).max(axis=1) for v, s in views], 0
+        )
         seen_cells = best != 0
         evidence = float(np.sum(best[seen_cells] - cfg.band_cell_chance))
         return levels, evidence, int(seen_cells.sum())
@@ -1833,7 +1858,7 @@ class BoardReader:
             )
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
-        fit = kept_located(unmoved, self.rescaled(search_bgr, unmoved), self.config)
+        fit = kept_located(unmoved, self.rescaled(search_bgr, unmoved, brightness), self.config)
         if self._too_small(fit, frame_bgr.shape):
             # An outline is looked for among dark regions of at least
             # min_board_area_fraction of the frame, and the board's plastic lies within

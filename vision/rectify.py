@@ -373,10 +373,14 @@ class LatticeScorer:
         self.sparse_plain = self.sparse_sums[:n]  # (72, M): the plain sums alone
 
     def scores(
-        self, value: NDArray[np.float32], valid: NDArray[np.uint8] | None = None
+        self,
+        value: NDArray[np.float32],
+        valid: NDArray[np.uint8] | None = None,
+        signless: bool = False,
     ) -> FloatArray:
         """(36, 2) correlation of the tile and window template of each cell (-1..1); 0 for
-        a template that reaches outside the frame (``valid`` 0 there)."""
+        a template that reaches outside the frame (``valid`` 0 there). ``signless``: a
+        window's as high darker than its frame as lighter (0..1)."""
         x = value.reshape(-1)[self.flat].astype(np.float64)
         sums = np.add.reduceat(x, self.starts)
         squares = np.add.reduceat(x * x, self.starts)
@@ -384,6 +388,8 @@ class LatticeScorer:
         num = np.add.reduceat(x * self.weights, self.starts)
         den = np.sqrt(np.maximum(squares - sums * sums / self.counts, 0.0))
         ncc = np.where(den > 1e-6, num / np.maximum(den, 1e-9), 0.0)
+        if signless:
+            ncc[1::2] = np.abs(ncc[1::2])
         if valid is not None and valid.min() == 0:
             ok = np.minimum.reduceat(valid.reshape(-1)[self.flat], self.starts) > 0
             ncc = np.where(ok, ncc, 0.0)

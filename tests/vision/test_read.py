@@ -2353,11 +2353,24 @@ def test_a_lattice_found_by_the_structure_without_the_peg_holes_is_not_taken() -
     """k4242/158: an empty board on a dark table under a spot lamp. The structure search
     fits a lattice stretched past the board (one side on the band, the others on the
     table and the cells): held by enough points, but its band shows the peg holes on one
-    side only. No board is reported, rather than one more than a cell off."""
+    side only. No board is reported from it, rather than one more than a cell off. The
+    search on the brightness, last, fits the lattice on every cell; its band check
+    matches the windows there as it found them, darker than their frames (judged as
+    the usual contrast shows them, the cells look like none and the fit was moved three
+    cells off, onto a band showing the holes on one side), and the board is found
+    where it lies, its band showing the holes on two sides."""
     frame, truth = rendered(4242 * 1_000_003 + 158, table="dark")
-    assert not reader().read(frame).found
-    unguarded = BoardReader(replace(default_config(), structure_peg_chances=0.0)).read(frame)
+    unlit = replace(default_config(), brightness_last=False)
+    assert not BoardReader(unlit).read(frame).found
+    unguarded = BoardReader(replace(unlit, structure_peg_chances=0.0)).read(frame)
     assert unguarded.found and corner_error_cells(truth, unguarded) > 0.75
+    reading = read_on_the_board(frame, truth)
+    assert corner_error_cells(truth, reading) < 0.25
+    assert sum(c.state == "empty" for c in reading.cells) >= 18
+    assert not any(c.state == "tile" for c in reading.cells)
+    located = reader().locate(frame, structure=True, brightness=True)
+    signed = reader().check_band(frame, located)  # the cells judged signed
+    assert corner_error_cells(truth, BoardReading(True, (), signed)) > 0.75
 
 
 @pytest.mark.parametrize("still", [24, 137])

@@ -788,6 +788,10 @@ def test_a_window_darker_than_its_frame_matches_signless_only() -> None:
     signless = float(sc.totals(at, None, signless=True)[0])
     assert signless > 20.0 and float(sc.totals(at)[0]) < 0.1 * signless
     assert float(sc.totals(1.0 - at, None)[0]) == pytest.approx(signless, rel=1e-6)
+    signed_cells = sc.scores(value)
+    both = sc.scores(value, None, signless=True)
+    np.testing.assert_allclose(both[:, 1], np.abs(signed_cells[:, 1]))
+    np.testing.assert_array_equal(both[:, 0], signed_cells[:, 0])
 
 
 def test_the_brightness_view_is_the_log_of_the_brightest_channel() -> None:
