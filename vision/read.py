@@ -1586,9 +1586,10 @@ class BoardReader:
     def _brightness_searched(self, frame_bgr: NDArray[np.uint8]) -> BoardReading | None:
         """The frame read on a lattice fitted to its brightness as it is
         (:meth:`Pyramid.brightness_view`) on the outlines of each kind in turn (dark
-        regions, what is not the table, what edges enclose), where one is held
-        (:meth:`_held`) and its band shows the peg holes' row along two sides
-        (:meth:`_pegs_seen`); else None.
+        regions, what is not the table, what edges enclose), where one is held by as
+        many lattice points as a fit needs to be taken at once
+        (``enough_lattice_points``), or by the tiles named (:meth:`_held`), and its band
+        shows the peg holes' row along two sides (:meth:`_pegs_seen`); else None.
 
         On a table as dark as the plastic the windows show it darker than their frames,
         or lighter, by little: the contrast views (saturated above the plastic's level,
@@ -1602,7 +1603,8 @@ class BoardReader:
             return None
         for kind in ({}, {"off_table": True}, {"structure": True}):
             reading = self._read_located(frame_bgr, frame_bgr, brightness=True, **kind)
-            if self._held(reading) and self._pegs_seen(frame_bgr, reading):
+            held = self._held(reading, self.config.enough_lattice_points)
+            if held and self._pegs_seen(frame_bgr, reading):
                 return reading
         return None
 
