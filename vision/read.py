@@ -1122,12 +1122,13 @@ class BoardReader:
         best: BoardFit | None = None
         problem = ""
         for outline in outlines:
-            # (on a table as dark as the plastic, the lattice is fitted to the plastic's
-            # own colour too, and the fit on more points kept)
-            dark = pyramid.on_dark_table(outline.corners)
-            views = [pyramid.for_board(outline.corners)] + ([] if dark is None else [dark])
             if brightness:
                 views = [pyramid.brightness_view()]
+            else:
+                # (on a table as dark as the plastic, the lattice is fitted to the
+                # plastic's own colour too, and the fit on more points kept)
+                dark = pyramid.on_dark_table(outline.corners)
+                views = [pyramid.for_board(outline.corners)] + ([] if dark is None else [dark])
             found: BoardFit | None = None
             for view in views:
                 try:
