@@ -400,17 +400,20 @@ def read_scores(
     params: NumeralParams,
     banks: dict[tuple[bool, int], TemplateBank],
     blur_index: int,
+    search_scale: float = 1.0,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Best correlation of each value, the patch contrast and the disc offset, per disc.
 
     ``grey``: (H, W) uint8 canvas; ``centres``: (N, 2) predicted disc centres in its pixels;
-    ``up``: (N,) bool cell orientation; ``scale``: normalised px per canvas px.
-    Returns scores (N, 6) float64 in [-1, 1], the relative contrast (N,) of the matched
-    patch (std over mean grey) and the offset (N, 2) (dx, dy) of the disc found from the
-    predicted centre, in normalised px.
+    ``up``: (N,) bool cell orientation; ``scale``: normalised px per canvas px;
+    ``search_scale``: the disc looked for within that share of ``search_units``' radius
+    (normalised px). Returns scores (N, 6) float64 in [-1, 1], the relative contrast (N,)
+    of the matched patch (std over mean grey) and the offset (N, 2) (dx, dy) of the disc
+    found from the predicted centre, in normalised px.
     """
     rn = params.norm_radius_px
-    search = params.search_units / 0.125 * rn  # normalised px (disc radius = 0.125 unit)
+    # normalised px (disc radius = 0.125 unit)
+    search = params.search_units / 0.125 * rn * search_scale
     ring = ring_kernel(params)
     m_half = math.ceil(params.match_r * rn)
     s = params.shift_px
@@ -511,12 +514,23 @@ class NumeralReader:
         """For the listed cells: best correlation (N, 6) per value, relative patch contrast
         (N,), and where the disc was found (N, 2), board units from the cell centroid (a
         per-cell lattice error signal; meaningful where the contrast is high). ``size``: a
-        numeral that many times as big as a tile's (a bonus cell's)."""
+        numeral that many times as big as a tile's (a bonus cell's). A bonus cell's
+        numeral is printed where the board's design puts it, as sure as the lattice: it is
+        looked for no farther from there than a tile's disc (``search_units`` in board
+        units), not that far times its size, which reaches the tiles beside it (their
+        discs and edges draw the ring's match away)."""
         idx, centres, scale = self._discs_on(cells, ppu, cfg, size)
         grey = grey_of(canvas_bgr)
         up = UP[idx]
         scores, contrast, offsets = read_scores(
-            grey, centres, up, scale, self.params, self.banks, self.blur_index(scale)
+            grey,
+            centres,
+            up,
+            scale,
+            self.params,
+            self.banks,
+            self.blur_index(scale),
+            search_scale=1.0 / size,
         )
         return scores, contrast, offsets / (scale * ppu)
 

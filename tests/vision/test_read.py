@@ -29,6 +29,7 @@ from vision.model import (
     EDGE_ENDS,
     EDGE_MIDPOINTS,
     PLAY_CORNERS,
+    UP,
     VERTICES,
     canonical_order,
     outer_corners,
@@ -1817,6 +1818,47 @@ def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
     for a, b in zip(reading.cells, once.cells, strict=True):
         if a.index != cell:
             assert (a.state, a.placement) == (b.state, b.placement), (a, b)
+
+
+def test_a_bonus_numeral_is_looked_for_where_the_board_prints_it() -> None:
+    """9898/191: a board on wood under a kitchen lamp, blurred, three tiles placed. The
+    empty x3 cell beside them shows its big see-through numeral plainly, but glare
+    lifts its plastic so that its frame is not seen as one. Its numeral, looked for as
+    far from the cell's centre as a tile's disc times the numeral's size (a quarter of a
+    cell), was drawn to the tiles' edges beside it and matched nothing (0.55 at best):
+    the cell read as a blue tile 6 (confidence 0.18). Printed by the board, the numeral
+    lies where the lattice says, and is looked for no farther than a tile's disc: it
+    reads 3 and the cell is empty."""
+    from vision.numerals import grey_of, read_scores
+
+    frame, truth = rendered(9898 * 1_000_003 + 191)
+    reading = read_on_the_board(frame, truth)
+    actual = Board.from_notation(truth.board, GEO)
+    cell = reading_index(truth, reading, 34)
+    assert BONUS[cell] == 3 and actual[34] is None
+    assert reading.cells[cell].state == "empty"
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right == 3
+    # the numeral as read, and as looked for the farther way
+    r = reader()
+    assert reading.canvas_bgr is not None and reading.fit is not None
+    ppu = r._read_ppu(reading.fit)
+    size = r.bonus_sizes[-1]
+    scores, _, offsets = r.numerals.scores(reading.canvas_bgr, [cell], ppu, r.config, size)
+    assert int(np.argmax(scores[0])) + 1 == 3 and scores[0].max() >= r.config.bonus_numeral_corr
+    assert float(np.hypot(*offsets[0])) <= r.numerals.params.search_units + 1e-9
+    idx, centres, scale = r.numerals._discs_on([cell], ppu, r.config, size)
+    far, _, moved = read_scores(
+        grey_of(reading.canvas_bgr),
+        centres,
+        UP[idx],
+        scale,
+        r.numerals.params,
+        r.numerals.banks,
+        r.numerals.blur_index(scale),
+    )
+    assert far[0].max() < r.config.bonus_numeral_corr
+    assert float(np.hypot(*moved[0])) / (scale * ppu) > 2 * r.numerals.params.search_units
 
 
 def test_a_lone_first_tile_is_read_against_a_white_in_the_plastics_hue() -> None:
