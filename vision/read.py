@@ -1935,7 +1935,7 @@ class BoardReader:
                 ),
             )
         if not told:
-            details["bonus_seen"] = self._bonus_told(sampled)
+            details["bonus_seen"] = self._bonus_told(sampled) & ~self._tiles_shown(cells, details)
         if not told and details["bonus_seen"].any():
             sampled, details = _with_bonus(sampled, details)
             cells = self._name_tiles(sampled, details)
@@ -1951,6 +1951,31 @@ class BoardReader:
                 )
             )
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
+
+    def _tiles_shown(
+        self, cells: tuple[CellReading, ...], details: dict[str, Any]
+    ) -> NDArray[np.bool_]:
+        """(36,) bool: the cells named a tile (``cells``, with the ``details`` of their
+        naming) whose colours are plainly the tile's (``plain_max_cost``) around a disc as
+        navy as a tile's (``bonus_tile_max_navy``).
+
+        A tile over a bonus cell hides its see-through numeral, but its own creases, disc
+        and sectors' edges can correlate with the big numeral's strokes (a red tile with
+        dark creases, blurred, 0.85 with the x4 cell's 4). The numeral shows only through
+        the board's black plastic, which no navy disc lies on: such a cell is the tile's.
+        """
+        cfg = self.config
+        shown = np.zeros(len(cells), dtype=bool)
+        if "disc" not in details:  # (none named: a photo without colour)
+            return shown
+        for k, i in enumerate(details["candidates"]):
+            _, navy = details["disc"][k]
+            shown[i] = (
+                cells[i].state == TILE
+                and details["costs"][k] <= cfg.plain_max_cost
+                and navy <= cfg.bonus_tile_max_navy
+            )
+        return shown
 
     def _untrusted(self, fit: BoardFit, cells: tuple[CellReading, ...]) -> bool:
         """A found lattice held by few points on which most cells in the frame read as

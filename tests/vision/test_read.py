@@ -1861,6 +1861,39 @@ def test_a_bonus_numeral_is_looked_for_where_the_board_prints_it() -> None:
     assert float(np.hypot(*moved[0])) / (scale * ppu) > 2 * r.numerals.params.search_units
 
 
+OTHER_FONT = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf")
+
+
+@pytest.mark.skipif(not OTHER_FONT.is_file(), reason="no Liberation Sans Bold (fonts-liberation)")
+def test_a_tile_on_a_bonus_cell_is_not_read_as_its_numeral() -> None:
+    """9898/12 of the other print (colours printed otherwise, dark creases between the
+    sectors, numerals in another font), with motion blur: RRR6 lies on the x4 cell. Its
+    dark creases and disc, blurred, correlate with the big 4 (0.85) where the board
+    prints it, and the numeral told the cell empty. But the numeral shows only through
+    the board's black plastic, on which no navy disc lies: the tile, plainly red around
+    a navy disc, is read. The empty x3 cell of 9898/191 (a glare-lit window named a blue
+    tile, its "disc" 28 from navy) is still told empty by its numeral."""
+    frame, truth = rendered(
+        9898 * 1_000_003 + 12, print_variation=1.0, dark_creases=True, numeral_font=str(OTHER_FONT)
+    )
+    reading = read_on_the_board(frame, truth)
+    actual = Board.from_notation(truth.board, GEO)
+    cell = reading_index(truth, reading, 11)
+    on_bonus = actual[11]
+    assert BONUS[cell] == 4 and on_bonus is not None and on_bonus.value == 6
+    assert reading.cells[cell].state == "tile" and reading.cells[cell].value == 6
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right == len(actual.placements)
+    # the numeral alone, as it was taken before: the cell read empty
+    r = reader()
+    assert reading.fit is not None
+    details: dict[str, Any] = {}
+    sampled = r._sample_cells(frame, reading.fit, details, bonus=False)
+    assert r._bonus_told(sampled)[cell]
+    no_tile = BoardReader(replace(default_config(), bonus_tile_max_navy=-1.0))
+    assert no_tile.read(frame).cells[cell].state == "empty"
+
+
 def test_a_lone_first_tile_is_read_against_a_white_in_the_plastics_hue() -> None:
     """9898/174: the game's first tile (BPB5) alone on the board, under an overcast sky,
     the photo a little blurred. Its one numeral's whitest pixels mix in its navy disc:
