@@ -1795,6 +1795,19 @@ def reading_index(truth: Any, reading: BoardReading, index: int) -> int:
     return index
 
 
+def read_at_a_bonus_cell(
+    seed: int, index: int, bonus: int, **force: Any
+) -> tuple[np.ndarray, Any, BoardReading, Board, int]:
+    """Still ``seed`` (``force`` as :func:`rendered`'s) read on the board: the frame,
+    its truth, the reading, the truth's board and the reading's index of the truth's
+    cell ``index``, a bonus cell of ``bonus``."""
+    frame, truth = rendered(seed, **force)
+    reading = read_on_the_board(frame, truth)
+    cell = reading_index(truth, reading, index)
+    assert BONUS[cell] == bonus
+    return frame, truth, reading, Board.from_notation(truth.board, GEO), cell
+
+
 def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
     """The window a bonus cell's numeral is matched in grows with the numeral: at the
     design's height (0.45) it reaches past the cell onto the tiles beside it. On a light
@@ -1803,11 +1816,8 @@ def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
     not correlate enough and the cell reads unknown (it looks like the joker, which lies
     elsewhere); matched too at the largest size whose window stays inside the cell, it
     is empty, and no other cell reads differently."""
-    frame, truth = rendered(4242 * 1_000_003 + 55)
-    reading = read_on_the_board(frame, truth)
-    actual = Board.from_notation(truth.board, GEO)
-    cell = reading_index(truth, reading, 13)
-    assert BONUS[cell] == 4 and actual[13] is None
+    frame, _, reading, actual, cell = read_at_a_bonus_cell(4242 * 1_000_003 + 55, 13, 4)
+    assert actual[13] is None
     assert reading.cells[cell].state == "empty"
     # (no veil taken off the plane: the numeral alone tells it)
     single = BoardReader(replace(default_config(), veil_margin=255.0))
@@ -1831,11 +1841,8 @@ def test_a_bonus_numeral_is_looked_for_where_the_board_prints_it() -> None:
     reads 3 and the cell is empty."""
     from vision.numerals import grey_of, read_scores
 
-    frame, truth = rendered(9898 * 1_000_003 + 191)
-    reading = read_on_the_board(frame, truth)
-    actual = Board.from_notation(truth.board, GEO)
-    cell = reading_index(truth, reading, 34)
-    assert BONUS[cell] == 3 and actual[34] is None
+    _, truth, reading, actual, cell = read_at_a_bonus_cell(9898 * 1_000_003 + 191, 34, 3)
+    assert actual[34] is None
     assert reading.cells[cell].state == "empty"
     placed, right = tiles_read_right(truth, reading)
     assert placed == right == 3
@@ -1873,14 +1880,16 @@ def test_a_tile_on_a_bonus_cell_is_not_read_as_its_numeral() -> None:
     the board's black plastic, on which no navy disc lies: the tile, plainly red around
     a navy disc, is read. The empty x3 cell of 9898/191 (a glare-lit window named a blue
     tile, its "disc" 28 from navy) is still told empty by its numeral."""
-    frame, truth = rendered(
-        9898 * 1_000_003 + 12, print_variation=1.0, dark_creases=True, numeral_font=str(OTHER_FONT)
+    frame, truth, reading, actual, cell = read_at_a_bonus_cell(
+        9898 * 1_000_003 + 12,
+        11,
+        4,
+        print_variation=1.0,
+        dark_creases=True,
+        numeral_font=str(OTHER_FONT),
     )
-    reading = read_on_the_board(frame, truth)
-    actual = Board.from_notation(truth.board, GEO)
-    cell = reading_index(truth, reading, 11)
     on_bonus = actual[11]
-    assert BONUS[cell] == 4 and on_bonus is not None and on_bonus.value == 6
+    assert on_bonus is not None and on_bonus.value == 6
     assert reading.cells[cell].state == "tile" and reading.cells[cell].value == 6
     placed, right = tiles_read_right(truth, reading)
     assert placed == right == len(actual.placements)
