@@ -2351,9 +2351,15 @@ class BoardReader:
         # (at the best of :attr:`bonus_sizes`).
         # (On a dark table the numeral shows the table as dark as the plastic, or
         # darker, and a tile's numeral may seem to show in it: every bonus cell whose
-        # window is not seen is looked at so.)
+        # window is not seen is looked at so. So is one whose frame is plastic but in
+        # which a tile's numeral seemed to show, a stroke of its own: at a low resolution
+        # (a board a third of a portrait photo) the big numeral's strokes pass for a
+        # small one, and the cell would be named a tile.)
         doubtful = np.flatnonzero(
-            seen & (BONUS > 1) & ~windows & ((fills > cfg.occupancy_max_empty_fill) | dark_table)
+            seen
+            & (BONUS > 1)
+            & ~windows
+            & ((fills > cfg.occupancy_max_empty_fill) | dark_table | numeral_seen)
         )
         # (read without them, a lattice is judged, moved and refitted first: they are
         # looked for only on the fit finally read, :meth:`_bonus_told`)

@@ -1868,6 +1868,29 @@ def test_a_bonus_numeral_is_looked_for_where_the_board_prints_it() -> None:
     assert float(np.hypot(*moved[0])) / (scale * ppu) > 2 * r.numerals.params.search_units
 
 
+def test_a_bonus_numeral_taken_for_a_tiles_is_told_by_its_size() -> None:
+    """9898/45 in portrait (720x1280): a small board on wood, eight tiles. The empty x3
+    cell's frame is plastic, but at this resolution its big numeral's strokes pass for a
+    tile's small numeral: the cell became a tile candidate, named none ("does not look
+    like a tile") and read unknown. A bonus cell in which a numeral seems to show is
+    looked at for its own big numeral too: it reads 3 there, and the cell is empty."""
+    from vision.render.compose import render, sample_still
+
+    r = render(sample_still(9898 * 1_000_003 + 45, (720, 1280), False))
+    frame = cv2.imdecode(np.frombuffer(r.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    reading = read_on_the_board(frame, r.truth)
+    cell = reading_index(r.truth, reading, 34)
+    assert BONUS[cell] == 3 and Board.from_notation(r.truth.board, GEO)[34] is None
+    assert reading.cells[cell].state == "empty"
+    assert [c.state for c in reading.cells].count("unknown") == 0
+    placed, right = tiles_read_right(r.truth, reading)
+    assert placed == right == 8
+    assert reading.fit is not None
+    sampled = reader()._sample_cells(frame, reading.fit, {}, bonus=False)
+    assert cell in sampled.candidates  # (its frame alone says no tile: a numeral did)
+    assert cell in sampled.doubtful.tolist() and reader()._bonus_told(sampled)[cell]
+
+
 OTHER_FONT = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf")
 
 
