@@ -2660,11 +2660,13 @@ class BoardReader:
                 flank_limit,
                 "ok" if doubt is None else (doubt or COVERED),
             )
-            if doubt is not None:
-                if sampled.clear_windows[i] and navy > cfg.disc_max_navy:
-                    # No tile, and the light window of an empty cell shows clearly with no
-                    # navy disc in it (a dark tile's numeral in its disc looks like a
-                    # window): an empty cell whose frame glare or haze lightens.
+            # The light window of an empty cell shows clearly with no navy disc in it (a
+            # dark tile's numeral in its disc looks like a window): an empty cell whose
+            # frame glare or haze lightens, even where its colours and a "numeral" (the
+            # window's own pattern, glare-lit) name a tile.
+            window_no_disc = bool(sampled.clear_windows[i]) and navy > cfg.disc_max_navy
+            if doubt is not None or window_no_disc:
+                if window_no_disc:
                     readings[i] = CellReading(i, EMPTY)
                 elif doubt:  # else it stays "covered or unclear"
                     readings[i] = CellReading(i, UNKNOWN, note=doubt)

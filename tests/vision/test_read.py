@@ -1891,6 +1891,28 @@ def test_a_bonus_numeral_taken_for_a_tiles_is_told_by_its_size() -> None:
     assert cell in sampled.doubtful.tolist() and reader()._bonus_told(sampled)[cell]
 
 
+def test_a_clear_window_without_a_navy_disc_is_empty_whatever_names_a_tile() -> None:
+    """Harsh 9898/173: a strong blue cast under tungsten light, a lamp's glare over the
+    empty cells by the board's cut-off corner. One window shows its light triangle
+    clearly, but the glare lifts its frame off the plastic's level: a tile candidate,
+    which its glare-lit colours and a "numeral" in the window's pattern named a blue
+    tile 6 (confidence 0.37). No navy disc lies in it (over ``disc_max_navy`` from
+    navy): the cell is empty, as a doubted candidate's clear window already said."""
+    frame, truth = rendered(9898 * 1_000_003 + 173, harsh=True)
+    reading = reader().read(frame)
+    assert reading.found and reading.fit is not None
+    cell = reading_index(truth, reading, 27)
+    assert Board.from_notation(truth.board, GEO)[27] is None
+    assert reading.cells[cell].state == "empty"
+    assert all(c.placement is None or c.value != 6 for c in reading.cells)
+    details: dict[str, Any] = {}
+    r = reader()
+    named, _ = r.read_cells(frame, reading.fit, details)
+    assert details["clear_windows"][cell] and named[cell].state == "empty"
+    k = details["candidates"].index(cell)
+    assert details["disc"][k][1] > r.config.disc_max_navy
+
+
 OTHER_FONT = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf")
 
 
