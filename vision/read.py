@@ -2643,6 +2643,11 @@ class BoardReader:
                 # One piece of plastic shows one colour: a flank patch of another colour is
                 # a fingertip or a held tile over part of the sector.
                 doubt = PART_OTHER
+            # The light window of an empty cell shows clearly with no navy disc in it (a
+            # dark tile's numeral in its disc looks like a window): an empty cell whose
+            # frame glare or haze lightens, even where its colours and a "numeral" (the
+            # window's own pattern, glare-lit) name a tile.
+            window_no_disc = bool(sampled.clear_windows[i]) and navy > cfg.disc_max_navy
             log.debug(
                 "cell %d: %s numeral %s cost %.1f runner-up %.1f worst edge %.1f disc %.2f"
                 " navy %.1f weak %s glared %s flank %.2f/%.2f: %s",
@@ -2658,13 +2663,10 @@ class BoardReader:
                 glared,
                 flank[k],
                 flank_limit,
-                "ok" if doubt is None else (doubt or COVERED),
+                "empty: a clear window, no disc"
+                if window_no_disc
+                else ("ok" if doubt is None else (doubt or COVERED)),
             )
-            # The light window of an empty cell shows clearly with no navy disc in it (a
-            # dark tile's numeral in its disc looks like a window): an empty cell whose
-            # frame glare or haze lightens, even where its colours and a "numeral" (the
-            # window's own pattern, glare-lit) name a tile.
-            window_no_disc = bool(sampled.clear_windows[i]) and navy > cfg.disc_max_navy
             if doubt is not None or window_no_disc:
                 if window_no_disc:
                     readings[i] = CellReading(i, EMPTY)
