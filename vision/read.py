@@ -1934,6 +1934,14 @@ class BoardReader:
                     " or the board cut off?)"
                 ),
             )
+        if told and "told_over_tiles" in details:
+            # A bonus cell its numeral told empty looks like a tile's otherwise: read again
+            # without the numerals, they are told after the tiles are named (as on a
+            # located fit), and a tile plainly shown there is kept (:meth:`_tiles_shown`).
+            details = {}
+            sampled = sample(fit, details, bonus=False)
+            cells = self._name_tiles(sampled, details)
+            told = False
         if not told:
             details["bonus_seen"] = self._bonus_told(sampled) & ~self._tiles_shown(cells, details)
         if not told and details["bonus_seen"].any():
@@ -2375,21 +2383,12 @@ class BoardReader:
         glares: list[float] = []
         candidates: list[int] = []
         weak: list[bool] = []
+        #: bonus cells told empty by their numeral that look like a tile's otherwise
+        told_over_tiles: list[int] = []
         for i in range(len(cell_zones)):
             if not seen[i]:
                 states.append(UNKNOWN)
                 notes.append(OUTSIDE)
-                continue
-            # A window seen through a frame that is not plastic is a dark tile's light
-            # centre (its numeral) instead, unless its shape is unmistakable: then the
-            # frame is plastic under glare or haze (no tile shows a window's shape).
-            if (bonus_seen is not None and bonus_seen[i]) or (
-                windows[i]
-                and (fills[i] < cfg.window_max_fill or plain_windows[i])
-                and not numeral_seen[i]
-            ):
-                states.append(EMPTY)
-                notes.append("")
                 continue
             fill = float(tile_fills[i])
             # Sectors unlike the plastic; one nearly as dark (purple or blue in dim or
@@ -2402,7 +2401,27 @@ class BoardReader:
             # empty cell's, however its window is hidden (a raised tile's walls over it)
             # and whatever shows on the tiles' tops' plane.
             both_planes = min(fill, float(fills[i]))
-            if (coloured and both_planes > cfg.occupancy_max_empty_fill) or numeral_seen[i]:
+            tile_like = (coloured and both_planes > cfg.occupancy_max_empty_fill) or bool(
+                numeral_seen[i]
+            )
+            if bonus_seen is not None and bonus_seen[i]:
+                states.append(EMPTY)
+                notes.append("")
+                if tile_like:
+                    told_over_tiles.append(i)
+                continue
+            # A window seen through a frame that is not plastic is a dark tile's light
+            # centre (its numeral) instead, unless its shape is unmistakable: then the
+            # frame is plastic under glare or haze (no tile shows a window's shape).
+            if (
+                windows[i]
+                and (fills[i] < cfg.window_max_fill or plain_windows[i])
+                and not numeral_seen[i]
+            ):
+                states.append(EMPTY)
+                notes.append("")
+                continue
+            if tile_like:
                 # A frame partly dark (a dark tile in shadow, or a hand's edge): a tile if
                 # its disc and numeral say so clearly, below.
                 strong = fill >= cfg.occupancy_min_fill and bool(
@@ -2485,6 +2504,8 @@ class BoardReader:
         ]
         if details is not None:
             details["candidates"] = candidates
+            if told_over_tiles:
+                details["told_over_tiles"] = told_over_tiles
         if candidates and details is not None:
             details["disc_offsets"] = num_offsets
             details["disc_contrast"] = num_contrast

@@ -1923,8 +1923,11 @@ def test_a_tile_on_a_bonus_cell_is_not_read_as_its_numeral() -> None:
     dark creases and disc, blurred, correlate with the big 4 (0.85) where the board
     prints it, and the numeral told the cell empty. But the numeral shows only through
     the board's black plastic, on which no navy disc lies: the tile, plainly red around
-    a navy disc, is read. The empty x3 cell of 9898/191 (a glare-lit window named a blue
-    tile, its "disc" 28 from navy) is still told empty by its numeral."""
+    a navy disc, is read, on the fit located in the photo as on one stored (the tracker's:
+    the numerals are told there as the cells are sampled, and read again after the tiles
+    are named where a cell told empty looks like a tile's). The empty x3 cell of
+    9898/191 (a glare-lit window named a blue tile, its "disc" 28 from navy) is still
+    told empty by its numeral."""
     frame, truth, reading, actual, cell = read_at_a_bonus_cell(
         9898 * 1_000_003 + 12,
         11,
@@ -1938,6 +1941,10 @@ def test_a_tile_on_a_bonus_cell_is_not_read_as_its_numeral() -> None:
     assert reading.cells[cell].state == "tile" and reading.cells[cell].value == 6
     placed, right = tiles_read_right(truth, reading)
     assert placed == right == len(actual.placements)
+    # read on the fit stored (as the tracker reads), the same
+    assert reading.fit is not None
+    stored = reader().read(frame, reading.fit)
+    assert [c.placement for c in stored.cells] == [c.placement for c in reading.cells]
     # the numeral alone, as it was taken before: the cell read empty
     r = reader()
     assert reading.fit is not None
