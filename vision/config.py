@@ -146,7 +146,6 @@ class ReaderConfig:
     window_numeral_corr: float  # a window whose centre reads a numeral this well is a tile's disc
     bonus_numeral_height: float  # a bonus cell's see-through numeral, board units (tile side 1)
     bonus_numeral_corr: float  # a bonus cell whose own numeral reads this well so is empty
-    bonus_tile_max_navy: float  # ... unless a plain tile's disc this navy shows on it
     window_sure_ncc: float  # a window this like the window's shape is empty whatever its frame
     window_sure_margin: float  # ... and this much more like it than like a tile
     local_black_radius: float
@@ -223,8 +222,9 @@ class ReaderConfig:
     black_level: int  # a pixel no brighter than this in any channel is black
     black_share: float  # a photo this much black shows (almost) nothing
     joker_min_lightness: float  # the joker's sectors' mean L*, the numerals' white = 100
-    joker_unread_max_navy: float  # a joker whose numeral does not read: its disc this navy
-    joker_unread_min_lightness: float  # ... and its sectors this white
+    sure_disc_max_navy: float  # a disc this near navy is surely a tile's (an unread joker's,
+    # a tile's over a bonus cell's numeral)
+    joker_unread_min_lightness: float  # an unread joker's sectors this white (and its disc sure)
     edge_reject_distance: float
     vouched_min_margin: float
     forced_gap: float

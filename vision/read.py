@@ -757,7 +757,7 @@ def joker_doubt(
         told = (
             unread_joker
             and numeral is None
-            and navy <= cfg.joker_unread_max_navy
+            and navy <= cfg.sure_disc_max_navy
             and lightness >= cfg.joker_unread_min_lightness
         )
         if not told:
@@ -1965,7 +1965,7 @@ class BoardReader:
     ) -> NDArray[np.bool_]:
         """(36,) bool: the cells named a tile (``cells``, with the ``details`` of their
         naming) whose colours are plainly the tile's (``plain_max_cost``) around a disc as
-        navy as a tile's (``bonus_tile_max_navy``).
+        navy as a tile's (``sure_disc_max_navy``).
 
         A tile over a bonus cell hides its see-through numeral, but its own creases, disc
         and sectors' edges can correlate with the big numeral's strokes (a red tile with
@@ -1981,7 +1981,7 @@ class BoardReader:
             shown[i] = (
                 cells[i].state == TILE
                 and details["costs"][k] <= cfg.plain_max_cost
-                and navy <= cfg.bonus_tile_max_navy
+                and navy <= cfg.sure_disc_max_navy
             )
         return shown
 

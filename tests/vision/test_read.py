@@ -1951,7 +1951,7 @@ def test_a_tile_on_a_bonus_cell_is_not_read_as_its_numeral() -> None:
     details: dict[str, Any] = {}
     sampled = r._sample_cells(frame, reading.fit, details, bonus=False)
     assert r._bonus_told(sampled)[cell]
-    no_tile = BoardReader(replace(default_config(), bonus_tile_max_navy=-1.0))
+    no_tile = BoardReader(replace(default_config(), sure_disc_max_navy=-1.0))
     assert no_tile.read(frame).cells[cell].state == "empty"
 
 
