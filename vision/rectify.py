@@ -667,7 +667,8 @@ def peg_track(
     px = fit.to_image(board.reshape(-1, 2)).astype(np.float32).reshape(board.shape)
     h, w = frame_bgr.shape[:2]
     inside = (px[..., 0] >= 0) & (px[..., 0] <= w - 1) & (px[..., 1] >= 0) & (px[..., 1] <= h - 1)
-    flat = px.reshape(1, -1, 2)
+    # (a map of one row per line: remap takes no side of 32767 pixels or more)
+    flat = px.reshape(-1, px.shape[-2], 2)
     sampled = cv2.remap(frame_bgr, flat[..., 0].copy(), flat[..., 1].copy(), cv2.INTER_LINEAR)
     brightest = cv2.max(cv2.max(sampled[..., 0], sampled[..., 1]), sampled[..., 2])
     profiles = _LOG_TABLE[brightest].astype(np.float64).reshape(px.shape[:-1])

@@ -732,6 +732,20 @@ def test_the_band_shows_its_peg_holes_where_the_board_lies_and_not_a_cell_off(
         assert np.allclose(there, one, equal_nan=True)
 
 
+def test_many_moves_of_the_band_are_measured_at_once_as_one_by_one() -> None:
+    """Sixty moves of the fit (more samples than OpenCV maps in one row) are measured in
+    one call, each as alone."""
+    frame, fit = load_image(str(STILLS / "01.jpg")), truth_fit("01.jpg")
+    cfg = default_config()
+    rng = np.random.default_rng(7)
+    shifts = rng.uniform(-1.5, 1.5, size=(60, 2))
+    together = peg_track(frame, fit, cfg, shifts)
+    assert together.shape == (60, 3)
+    for k in (0, 29, 59):
+        alone = peg_track(frame, fit.moved(translation(shifts[k])), cfg)
+        assert np.allclose(together[k], alone, equal_nan=True)
+
+
 def test_a_side_outside_the_frame_shows_no_peg_holes_at_all() -> None:
     """A side of the band cut off by the frame's edge tells nothing (NaN), where one
     inside tells its holes; a flat grey frame shows no ripple at the holes' pitch."""
