@@ -114,6 +114,7 @@ GLARE = "glare washes the colours out"
 #: alone: :meth:`BoardReader._glare_rescued`).
 GLARE_EMPTY = "empty under glare: its frame and window show with the glare taken off"
 GLARE_TILE = "read with the glare taken off"
+IN_SHADE = "empty in a shadow: its frame and window darker than the plastic around"
 COVERED = "covered or unclear"
 NO_TILE = "does not look like a tile: no clear disc or colours (covered?)"
 BESIDE_COVERED = "unsure, beside a cell something covers (a hand?)"
@@ -418,10 +419,15 @@ class _Darkness:
     field: Callable[[tuple[IntArray, IntArray]], FloatArray]
     span: float
 
-    def __call__(self, px: NDArray[np.generic], where: tuple[IntArray, IntArray]) -> FloatArray:
-        """(N,) for pixels (N, 3) BGR at canvas ``where`` (rows, cols)."""
+    def __call__(
+        self, px: NDArray[np.generic], where: tuple[IntArray, IntArray], *, shade: bool = False
+    ) -> FloatArray:
+        """(N,) for pixels (N, 3) BGR at canvas ``where`` (rows, cols). ``shade``: how far
+        they are brighter than the plastic there, pixels darker than it at 0 (a shadow the
+        light field does not follow, a hand's, darkens the plastic below it)."""
         local = self.black_srgb * self.field(where)[:, None]
-        d = np.abs(np.asarray(px, dtype=np.float64) - local)
+        d = np.asarray(px, dtype=np.float64) - local
+        d = np.maximum(d, 0.0) if shade else np.abs(d)
         # (the largest of three columns: faster than a reduction over a short axis)
         return np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) / self.span  # type: ignore[no-any-return]
 
@@ -2268,7 +2274,7 @@ class BoardReader:
             == 255
         )
         value = value_channel(canvas_bgr)
-        windows, clear_windows, plain_windows = self._see_through(value, valid, ppu, shifts)
+        windows, clear_windows, plain_windows, leans = self._see_through(value, valid, ppu, shifts)
         # what a bonus cell's see-through numeral is read on
         bonus_bgr: NDArray[np.uint8] = canvas_bgr
         dark_table = self._table_dark(frame_bgr)
@@ -2280,10 +2286,11 @@ class BoardReader:
             # the brightness of a board on a light table); a window either shows is seen.
             shapes = plastic_distance(canvas_bgr, ribs, *cfg.plastic_distance) * np.float32(255.0)
             also = self._see_through(shapes, valid, ppu, shifts)
-            windows, clear_windows, plain_windows = (
+            windows, clear_windows, plain_windows, leans = (
                 windows | also[0],
                 clear_windows | also[1],
                 plain_windows | also[2],
+                leans | also[3],
             )
             bonus_bgr = self._bonus_view(canvas_bgr, ribs)
         if details is not None:
@@ -2307,10 +2314,13 @@ class BoardReader:
         darkness = _Darkness(black_srgb, field, span)
 
         # Every cell at once: how much of its frame is not plastic, its sectors' colours.
-        def filled(canvas_px: NDArray[np.uint8], kept: NDArray[np.bool_]) -> FloatArray:
-            """(36,) the share of each cell's frame seen (and ``kept``) not plastic."""
+        def filled(
+            canvas_px: NDArray[np.uint8], kept: NDArray[np.bool_], shade: bool = False
+        ) -> FloatArray:
+            """(36,) the share of each cell's frame seen (and ``kept``) not plastic
+            (``shade``: as :class:`_Darkness` tells it)."""
             rim_px = pixels(canvas_px, packed.rim_flat)
-            rim_dark = (darkness(rim_px, packed.rim) > cfg.dark_distance) & kept
+            rim_dark = (darkness(rim_px, packed.rim, shade=shade) > cfg.dark_distance) & kept
             dark = np.add.reduceat(rim_dark.astype(np.float64), packed.rim_starts)
             total = np.add.reduceat(kept.astype(np.float64), packed.rim_starts)
             return dark / np.maximum(total, 1.0)  # type: ignore[no-any-return]
@@ -2318,17 +2328,36 @@ class BoardReader:
         # An empty cell's frame lies in the board's plane, a tile's corners in its top's.
         # A raised tile's walls and top stand over a neighbour's frame in the board's:
         # that part of the frame is not judged.
+        rim_kept = rim_valid
         if shifts is None:
             fills = tile_fills = filled(canvas_bgr, rim_valid)
         else:
-            hidden = overhung(packed.rim_points, packed.rim_cells, shifts)
-            fills = filled(canvas_bgr, rim_valid & ~hidden)
+            rim_kept = rim_valid & ~overhung(packed.rim_points, packed.rim_cells, shifts)
+            fills = filled(canvas_bgr, rim_kept)
             tile_fills = filled(tiles_bgr, rim_valid)
         sec_meds = segment_medians(
             pixels(tiles_bgr, packed.sectors_flat), packed.sector_starts
         ).reshape(-1, 3, 3)
         sec_levels = darkness(sec_meds.reshape(-1, 3), packed.sector_centres).reshape(-1, 3)
         sec_rows, sec_cols = (c.reshape(-1, 3) for c in packed.sector_centres)
+        # A hand's shadow darkens an empty cell's frame and window below the plastic's
+        # level the light field expects there: by their distance either way from it, they
+        # are neither plastic nor a window, yet no tile is darker than the plastic it
+        # lies on. A cell whose brightness looks more like a window than a tile
+        # (``window_empty_margin``), whose frame is plastic and sectors dark where what is
+        # darker than the plastic counts as plastic, is empty in a shadow. (Not on a dark
+        # table: there every window shows the table about as dark as the plastic, or
+        # darker, shadow or not, and the levels tell an empty cell from a tile nothing.)
+        shaded = np.flatnonzero(seen & leans & ~windows) if not dark_table else np.zeros(0, int)
+        in_shade = np.zeros(len(cell_zones), dtype=bool)
+        if len(shaded):
+            shade_fills = filled(canvas_bgr, rim_kept, True)
+            flat_meds = sec_meds[shaded].reshape(-1, 3)
+            where = (sec_rows[shaded].ravel(), sec_cols[shaded].ravel())
+            shade_levels = darkness(flat_meds, where, shade=True).reshape(-1, 3)
+            in_shade[shaded] = (shade_fills[shaded] <= cfg.occupancy_max_empty_fill) & (
+                shade_levels <= cfg.dim_sector_distance
+            ).all(axis=1)
 
         # A dark tile (all purple, say) at a low resolution: its disc's light halo and
         # numeral look like a window's light triangle, and its own dark colour like the
@@ -2420,6 +2449,10 @@ class BoardReader:
             ):
                 states.append(EMPTY)
                 notes.append("")
+                continue
+            if in_shade[i] and not numeral_seen[i]:
+                states.append(EMPTY)
+                notes.append(IN_SHADE)
                 continue
             if tile_like:
                 # A frame partly dark (a dark tile in shadow, or a hand's edge): a tile if
@@ -3058,10 +3091,11 @@ class BoardReader:
         else:  # where raised neighbours may stand over a cell, it is not judged
             ncc = sc.scores_kept(value, inside, ~overhung(sc.board_points, sc.cells, shifts))
         tile, window = ncc[:, 0], ncc[:, 1]
-        seen = (window >= cfg.window_empty_ncc) & (window - tile >= cfg.window_empty_margin)
+        leans = window - tile >= cfg.window_empty_margin
+        seen = (window >= cfg.window_empty_ncc) & leans
         clear = seen & (window - tile >= cfg.window_sure_margin)
         plain = clear & (window >= cfg.window_sure_ncc)
-        return seen, clear, plain
+        return seen, clear, plain, leans
 
     # -- colour ---------------------------------------------------------------------------
 

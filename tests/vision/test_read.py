@@ -43,6 +43,7 @@ from vision.read import (
     GLARE_EMPTY,
     GLARE_TILE,
     JOKER_REFUSED,
+    IN_SHADE,
     PART_OTHER,
     BoardReader,
     BoardReading,
@@ -1814,17 +1815,19 @@ def test_a_bonus_numeral_is_also_matched_in_a_window_inside_its_cell() -> None:
     table under studio light (4242/55) the x4 cell's numeral shows the table, as pale as
     the joker, and its frame not as plastic: at the design's size alone its numeral does
     not correlate enough and the cell reads unknown (it looks like the joker, which lies
-    elsewhere); matched too at the largest size whose window stays inside the cell, it
-    is empty, and no other cell reads differently."""
+    elsewhere), or empty only by its frame and window darker than the plastic around;
+    matched too at the largest size whose window stays inside the cell, its numeral tells
+    it empty, and no other cell reads differently."""
     frame, _, reading, actual, cell = read_at_a_bonus_cell(4242 * 1_000_003 + 55, 13, 4)
     assert actual[13] is None
-    assert reading.cells[cell].state == "empty"
+    # (told by its numeral: not by its frame and window darker than the plastic around)
+    assert reading.cells[cell].state == "empty" and reading.cells[cell].note != IN_SHADE
     # (no veil taken off the plane: the numeral alone tells it)
     single = BoardReader(replace(default_config(), veil_margin=255.0))
     assert len(single.bonus_sizes) == 3
     single.bonus_sizes = single.bonus_sizes[-1:]  # the design's size alone
     once = single.read(frame)
-    assert once.cells[cell].state == "unknown"
+    assert once.cells[cell].state == "unknown" or once.cells[cell].note == IN_SHADE
     for a, b in zip(reading.cells, once.cells, strict=True):
         if a.index != cell:
             assert (a.state, a.placement) == (b.state, b.placement), (a, b)
@@ -1969,6 +1972,29 @@ def test_a_lone_first_tile_is_read_against_a_white_in_the_plastics_hue() -> None
     assert placed == right == 1
     numerals_own = BoardReader(replace(default_config(), white_min_numerals=1)).read(frame)
     assert numerals_own.found and not numerals_own.board().placements
+
+
+def test_an_empty_cell_in_a_hands_shadow_reads_empty() -> None:
+    """9898/5: a hand reaches over a full board on a green cloth under a kitchen lamp.
+    The empty cell beside its fingertips lies in its shadow: its frame and its window (the
+    cloth, dark green) are darker than the plastic the light field expects there, so far
+    that, by their distance either way from it, the frame was no plastic, the window no
+    window and the sectors coloured: read unknown. No tile is darker than the plastic it
+    lies on: where what is darker counts as plastic, and the cell's brightness looks more
+    like a window than a tile, it is empty. The tiles still read as they lie, and no cell
+    of a tile reads empty."""
+    frame, truth = rendered(9898 * 1_000_003 + 5)
+    actual = Board.from_notation(truth.board, GEO)
+    assert truth.conditions["hands"] == 1 and actual[6] is None and 6 not in truth.covered
+    reading = read_on_the_board(frame, truth)
+    cell = reading_index(truth, reading, 6)
+    assert reading.cells[cell].state == "empty"
+    assert reading.cells[cell].note == IN_SHADE
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right and placed >= 25
+    for index in range(len(reading.cells)):
+        if actual[index] is not None:
+            assert reading.cells[reading_index(truth, reading, index)].state != "empty"
 
 
 @pytest.mark.parametrize("still", [27, 97])
