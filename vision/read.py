@@ -429,7 +429,7 @@ class _Darkness:
         d = np.asarray(px, dtype=np.float64) - local
         d = np.maximum(d, 0.0) if shade else np.abs(d)
         # (the largest of three columns: faster than a reduction over a short axis)
-        return np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) / self.span  # type: ignore[no-any-return]
+        return np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) / self.span
 
 
 @dataclass(frozen=True)
@@ -3066,11 +3066,12 @@ class BoardReader:
         valid: NDArray[np.uint8],
         ppu: int,
         shifts: FloatArray | None = None,
-    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
+    ) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
         """(36,) bool each: the cells whose see-through window is visible, those whose
         window explains them clearly better than a tile would (by ``window_sure_margin``),
-        and those whose window's shape is unmistakable, from the canvas's brightness
-        ``value`` (H, W) float32 and validity (H, W) uint8.
+        those whose window's shape is unmistakable, and those whose brightness looks more
+        like a window than a tile (by ``window_empty_margin``), however faint, from the
+        canvas's brightness ``value`` (H, W) float32 and validity (H, W) uint8.
 
         Judged by shape alone: the correlation of the brightness with an empty cell's
         window (a light triangle in a dark frame) against that with a tile (light edge to
