@@ -2286,11 +2286,11 @@ class BoardReader:
             # the brightness of a board on a light table); a window either shows is seen.
             shapes = plastic_distance(canvas_bgr, ribs, *cfg.plastic_distance) * np.float32(255.0)
             also = self._see_through(shapes, valid, ppu, shifts)
-            windows, clear_windows, plain_windows, leans = (
+            # (whether a cell leans to a window is asked off a dark table alone, below)
+            windows, clear_windows, plain_windows = (
                 windows | also[0],
                 clear_windows | also[1],
                 plain_windows | also[2],
-                leans | also[3],
             )
             bonus_bgr = self._bonus_view(canvas_bgr, ribs)
         if details is not None:
@@ -2348,7 +2348,7 @@ class BoardReader:
         # darker than the plastic counts as plastic, is empty in a shadow. (Not on a dark
         # table: there every window shows the table about as dark as the plastic, or
         # darker, shadow or not, and the levels tell an empty cell from a tile nothing.)
-        shaded = np.flatnonzero(seen & leans & ~windows) if not dark_table else np.zeros(0, int)
+        shaded = np.flatnonzero(seen & leans & ~windows & (not dark_table))
         in_shade = np.zeros(len(cell_zones), dtype=bool)
         if len(shaded):
             shade_fills = filled(canvas_bgr, rim_kept, True)
