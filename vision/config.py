@@ -126,7 +126,7 @@ class ReaderConfig:
     veil_margin: float  # 8-bit levels: a veil of light less than this over the black is none
     veil_reach: float  # board units: an unknown cell read again lies this near lifted plastic
     max_lens_k: float
-    lens_min_gain: float  # a lens is taken where it lowers the lattice's rms error this much
+    lens_min_f: float  # a lens is taken where its F statistic over the homography is this high
     lens_min_points: int  # ... and where at least this many lattice points hold it
     read_ppu_min: int
     read_ppu_max: int

@@ -2115,7 +2115,7 @@ class BoardReader:
                 lens,
                 cfg.ransac_threshold * scale,
                 cfg.max_lens_k,
-                cfg.lens_min_gain,
+                cfg.lens_min_f,
                 cfg.lens_min_points,
                 cfg.disc_refit_max_sigmas if joint else 0.0,
             )
@@ -2169,7 +2169,7 @@ class BoardReader:
                 lens,
                 cfg.ransac_threshold * scale,
                 cfg.max_lens_k,
-                cfg.lens_min_gain,
+                cfg.lens_min_f,
                 cfg.lens_min_points,
             )
         except BoardNotFoundError:
