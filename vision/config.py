@@ -235,6 +235,8 @@ class ReaderConfig:
     numeral_sharp_agreement: float
     disc_refit_min_contrast: float
     disc_refit_min_tiles: int
+    disc_refit_joint_min_tiles: int  # fewer discs refit the lattice only with its far points
+    disc_refit_joint_min_contrast: float  # ... and only where they show this clearly
     disc_refit_min_shift: float
     disc_refit_max_shift: float
     disc_refit_check_distance: float  # board units: lattice points this far from discs

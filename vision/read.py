@@ -2044,10 +2044,31 @@ class BoardReader:
         # board's plane. Where the lattice's tiles told a height, a few discs do not
         # overrule it.
         few = bool(good.sum() < cfg.disc_refit_min_tiles)
-        if few and not (
-            good.sum() >= cfg.tile_height_min_points
-            and fit.raised is not None
-            and int(fit.raised.sum()) < cfg.tile_height_min_points
+        # Fewer discs than hold a fit alone may still hold one with the lattice points
+        # seen far from them (a located fit's): three tiles in a corner under a hand,
+        # their discs at the edge of the numerals' search, say the lattice there is off
+        # where the windows elsewhere say it is right. Such a refit is taken only
+        # together with those lattice points, never on the discs alone, and only on
+        # discs seen clearly (``disc_refit_joint_min_contrast``): in a blurred photo the
+        # faint "discs" at the search's edge are as likely the lattice's own error.
+        clear = contrast >= cfg.disc_refit_joint_min_contrast
+        with_lattice = bool(
+            few
+            and joint
+            and clear.sum() >= cfg.disc_refit_joint_min_tiles
+            and fit.lattice is not None
+            and len(fit.lattice[0])
+        )
+        if with_lattice:
+            good = clear
+        if (
+            few
+            and not with_lattice
+            and not (
+                good.sum() >= cfg.tile_height_min_points
+                and fit.raised is not None
+                and int(fit.raised.sum()) < cfg.tile_height_min_points
+            )
         ):
             return None
         # Discs found at the edge of the numeral's search may lie further off (a lattice
@@ -2090,7 +2111,7 @@ class BoardReader:
                     moved = relowered(fit.homography, lattice[1], fit.raised, old, height, lens)
                     lattice = (lattice[0], moved)
                 fit = unmoved = replace(fit, tile_height=height, lattice=lattice)
-        if few:
+        if few and not with_lattice:
             return unmoved
         shifts = np.linalg.norm(offsets[good], axis=1)
         # Refit when the discs say the lattice is off overall, or off somewhere (a wide
@@ -2122,7 +2143,10 @@ class BoardReader:
         except BoardNotFoundError:
             return unmoved
         discs = int(keep.sum())
-        if discs < cfg.disc_refit_min_tiles or not plausible(h, cfg):
+        if with_lattice:
+            if discs < cfg.disc_refit_joint_min_tiles:
+                return unmoved
+        elif discs < cfg.disc_refit_min_tiles or not plausible(h, cfg):
             return unmoved
         rms = float(np.sqrt(np.mean(errors**2)))
         # The lattice points stay what they were seen as: the next refit checks against
@@ -2142,26 +2166,41 @@ class BoardReader:
         # The discs may all lie in one part of the board; the lattice points away from
         # them check that the new fit does not bend the rest of the board off.
         far = gap > cfg.disc_refit_check_distance
-        if far.sum() >= cfg.disc_refit_check_points:
+
+        def bends_away(refit: BoardFit) -> bool:
+            """Whether ``refit`` moves the lattice points away from the discs off."""
+            if far.sum() < cfg.disc_refit_check_points:
+                return False
             before = np.linalg.norm(fit.to_image(lat_board[far]) - lat_image[far], axis=1)
-            after = np.linalg.norm(better.to_image(lat_board[far]) - lat_image[far], axis=1)
+            after = np.linalg.norm(refit.to_image(lat_board[far]) - lat_image[far], axis=1)
             limit = float(np.median(before)) + slack
-            if float(np.median(after)) > limit:
-                log.debug(
-                    "disc refit kept: it moves %d lattice points away from the discs"
-                    " %.1f -> %.1f px",
-                    int(far.sum()),
-                    float(np.median(before)),
-                    float(np.median(after)),
-                )
-                return unmoved
+            if float(np.median(after)) <= limit:
+                return False
+            log.debug(
+                "disc refit kept: it moves %d lattice points away from the discs %.1f -> %.1f px",
+                int(far.sum()),
+                float(np.median(before)),
+                float(np.median(after)),
+            )
+            return True
+
+        # Discs all in one corner of the board hold that corner, and a fit on them alone
+        # may swing the far side off: such a fit is not taken. Where the discs are too
+        # few to hold a fit alone, it is never taken, yet they and the lattice points
+        # far from them, fitted together below, may still hold the whole board. (Where
+        # they are enough and still swing it, they disagree with the lattice there: on
+        # the usual and harsh sets, a fit on both then misread more boards than it
+        # mended.)
+        if not with_lattice and bends_away(better):
+            return unmoved
         # The lattice points further than ``disc_refit_lattice_distance`` from every disc
         # then hold the rest of the board where it was seen (near the discs, the discs are
         # the better points): the two are fitted together where they agree, the discs
         # (listed first) fitted as well, within ``disc_refit_check_slack``.
         other = gap > cfg.disc_refit_lattice_distance
+        fallback = unmoved if with_lattice else better
         if not joint or not other.any():
-            return better
+            return fallback
         try:
             h2, lens2, keep2, errors2 = fit_with_lens(
                 np.concatenate([board_pts, lat_board[other]]),
@@ -2173,12 +2212,22 @@ class BoardReader:
                 cfg.lens_min_points,
             )
         except BoardNotFoundError:
-            return better
+            return fallback
         discs2 = int(keep2[: len(board_pts)].sum())
         rms2 = float(np.sqrt(np.mean(errors2[:discs2] ** 2)))
-        if discs2 < discs or not plausible(h2, cfg) or rms2 > rms + slack:
-            return better
-        return BoardFit.from_homography(
+        # The discs are held as the fit on them alone held them: all of them, where that
+        # fit is taken alone; where it is not, as many as hold a joint fit.
+        least = cfg.disc_refit_joint_min_tiles if with_lattice else discs
+        if discs2 < least or not plausible(h2, cfg) or rms2 > rms + slack:
+            log.debug(
+                "joint disc refit not taken: %d of %d discs kept, rms %.1f -> %.1f px",
+                discs2,
+                discs,
+                rms,
+                rms2,
+            )
+            return fallback
+        together = BoardFit.from_homography(
             h2,
             rms2,
             rms2 / px_per_unit(h2),
@@ -2188,6 +2237,9 @@ class BoardReader:
             fit.tile_height,
             fit.raised,
         )
+        if with_lattice and bends_away(together):
+            return unmoved
+        return together
 
     def _height_from_discs(
         self, fit: BoardFit, board_pts: FloatArray, seen: FloatArray, scale: float
