@@ -128,6 +128,7 @@ class ReaderConfig:
     max_lens_k: float
     lens_min_f: float  # a lens is taken where its F statistic over the homography is this high
     lens_min_points: int  # ... and where at least this many lattice points hold it
+    lens_noise_px: float  # ... their errors' spread taken as at least this (px per coordinate)
     read_ppu_min: int
     read_ppu_max: int
     read_max_side_px: int  # larger photos (a phone's 12 MP) are read at this long side

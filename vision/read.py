@@ -2139,6 +2139,7 @@ class BoardReader:
                 cfg.lens_min_f,
                 cfg.lens_min_points,
                 cfg.disc_refit_max_sigmas if joint else 0.0,
+                noise_px=cfg.lens_noise_px,
             )
         except BoardNotFoundError:
             return unmoved
@@ -2210,6 +2211,7 @@ class BoardReader:
                 cfg.max_lens_k,
                 cfg.lens_min_f,
                 cfg.lens_min_points,
+                noise_px=cfg.lens_noise_px,
             )
         except BoardNotFoundError:
             return fallback

@@ -278,6 +278,24 @@ def test_a_lens_is_taken_where_it_explains_the_points_better_than_chance(
     rms_none: float, rms_lens: float, points: int, taken: bool
 ) -> None:
     assert lens_is_significant(rms_none, rms_lens, points, 8.0) is taken
+    # errors well above the lattice points' precision: the floor changes nothing
+    if rms_lens >= 1.5 or rms_lens == 0.0:
+        assert lens_is_significant(rms_none, rms_lens, points, 8.0, 0.7) is taken
+
+
+@pytest.mark.parametrize(
+    ("rms_none", "rms_lens", "points", "taken"),
+    [
+        (0.83, 0.76, 28, False),  # dark-table 9898/14: F = 9.1 on its own spread, 3.2 on 0.7 px
+        (0.83, 0.50, 28, True),  # a lens that explains most of even such small errors
+        (1.20, 0.70, 40, True),
+    ],
+)
+def test_errors_finer_than_the_points_precision_do_not_call_for_a_lens(
+    rms_none: float, rms_lens: float, points: int, taken: bool
+) -> None:
+    assert lens_is_significant(rms_none, rms_lens, points, 8.0, 0.7) is taken
+    assert lens_is_significant(rms_none, rms_lens, points, 8.0, 0.0)
 
 
 def test_a_slight_lens_under_noise_is_found_and_noise_alone_finds_none() -> None:
