@@ -2144,10 +2144,19 @@ class BoardReader:
         except BoardNotFoundError:
             return unmoved
         discs = int(keep.sum())
+
+        def held_limit(points: int) -> float:
+            """The perspective a fit held by so many points may show: a steep view close
+            up (the far corner twice as far as the near one) where as many hold it as
+            hold a lattice's (``enough_lattice_points``), as the lattice's own fit."""
+            if points >= cfg.enough_lattice_points:
+                return cfg.max_perspective_ratio_held
+            return cfg.max_perspective_ratio
+
         if with_lattice:
             if discs < cfg.disc_refit_joint_min_tiles:
                 return unmoved
-        elif discs < cfg.disc_refit_min_tiles or not plausible(h, cfg):
+        elif discs < cfg.disc_refit_min_tiles or not plausible(h, cfg, held_limit(discs)):
             return unmoved
         rms = float(np.sqrt(np.mean(errors**2)))
         # The lattice points stay what they were seen as: the next refit checks against
@@ -2220,7 +2229,8 @@ class BoardReader:
         # The discs are held as the fit on them alone held them: all of them, where that
         # fit is taken alone; where it is not, as many as hold a joint fit.
         least = cfg.disc_refit_joint_min_tiles if with_lattice else discs
-        if discs2 < least or not plausible(h2, cfg) or rms2 > rms + slack:
+        held2 = int(keep2.sum())
+        if discs2 < least or not plausible(h2, cfg, held_limit(held2)) or rms2 > rms + slack:
             log.debug(
                 "joint disc refit not taken: %d of %d discs kept, rms %.1f -> %.1f px",
                 discs2,

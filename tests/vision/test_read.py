@@ -999,6 +999,40 @@ def test_a_few_clear_discs_in_a_bent_corner_refit_it_with_the_lattice_points() -
     assert reader()._refit_on_discs(fit, details(faint), joint=True) is None
 
 
+def test_discs_enough_to_hold_a_lattice_refit_a_steep_close_view() -> None:
+    """Portrait 9898/1: 45 degrees of tilt, the board filling three quarters of a
+    phone's frame, its far corner twice as far from the camera as its near one. Thirty
+    discs, found to half a pixel, hold that perspective as surely as a lattice's points
+    would (``max_perspective_ratio_held``), and the refit on them is taken; a dozen
+    discs, no more than a handful of points, are not trusted with it."""
+    cfg = default_config()
+    corners = np.array([[640.0, 60.0], [1180.0, 660.0], [100.0, 640.0]])
+    truth = homography_from_corners(corners, PLAY_CORNERS, (0.0, -0.13))
+    w = np.hstack([outer_corners(cfg.band_width), np.ones((3, 1))]) @ truth[2]
+    assert cfg.max_perspective_ratio < w.max() / w.min() < cfg.max_perspective_ratio_held
+    lattice = (CENTROIDS.copy(), project(truth, CENTROIDS))
+    slid = truth @ np.array([[1.0, 0.0, 0.05], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    fit = BoardFit.from_homography(slid, 1.0, 0.01, 36, Lens.none((720, 1280)), lattice)
+    rng = np.random.default_rng(7)
+
+    def refit(cells: NDArray[np.int64]) -> BoardFit | None:
+        discs = project(truth, CENTROIDS[cells]) + rng.normal(0.0, 0.5, (len(cells), 2))
+        details = {
+            "candidates": cells.tolist(),
+            "disc_contrast": np.ones(len(cells)),
+            "disc_offsets": project(np.linalg.inv(slid), discs) - CENTROIDS[cells],
+        }
+        return reader()._refit_on_discs(fit, details, joint=True)
+
+    many = refit(np.arange(0, 36, dtype=np.int64)[:30])
+    assert many is not None
+    err = np.linalg.norm(many.to_image(PLAY_CORNERS) - project(truth, PLAY_CORNERS), axis=1)
+    assert err.max() < 1.5
+    few = np.arange(0, 36, 3, dtype=np.int64)  # 12 discs spread over the board
+    assert cfg.disc_refit_min_tiles <= len(few) < cfg.enough_lattice_points
+    assert refit(few) is None
+
+
 def test_the_light_field_follows_a_lamps_falloff() -> None:
     """The numerals' whites across the board give a smooth light field; a hand's pale
     "disc" among them does not bend it."""
