@@ -90,6 +90,7 @@ from vision.rectify import (
     on_holes,
     peg_chance_share,
     peg_track,
+    perspective_limit,
     plastic_distance,
     plausible,
     px_per_unit,
@@ -2144,19 +2145,11 @@ class BoardReader:
         except BoardNotFoundError:
             return unmoved
         discs = int(keep.sum())
-
-        def held_limit(points: int) -> float:
-            """The perspective a fit held by so many points may show: a steep view close
-            up (the far corner twice as far as the near one) where as many hold it as
-            hold a lattice's (``enough_lattice_points``), as the lattice's own fit."""
-            if points >= cfg.enough_lattice_points:
-                return cfg.max_perspective_ratio_held
-            return cfg.max_perspective_ratio
-
+        steep = perspective_limit(discs, cfg)
         if with_lattice:
             if discs < cfg.disc_refit_joint_min_tiles:
                 return unmoved
-        elif discs < cfg.disc_refit_min_tiles or not plausible(h, cfg, held_limit(discs)):
+        elif discs < cfg.disc_refit_min_tiles or not plausible(h, cfg, steep):
             return unmoved
         rms = float(np.sqrt(np.mean(errors**2)))
         # The lattice points stay what they were seen as: the next refit checks against
@@ -2229,8 +2222,8 @@ class BoardReader:
         # The discs are held as the fit on them alone held them: all of them, where that
         # fit is taken alone; where it is not, as many as hold a joint fit.
         least = cfg.disc_refit_joint_min_tiles if with_lattice else discs
-        held2 = int(keep2.sum())
-        if discs2 < least or not plausible(h2, cfg, held_limit(held2)) or rms2 > rms + slack:
+        steep = perspective_limit(int(keep2.sum()), cfg)
+        if discs2 < least or not plausible(h2, cfg, steep) or rms2 > rms + slack:
             log.debug(
                 "joint disc refit not taken: %d of %d discs kept, rms %.1f -> %.1f px",
                 discs2,

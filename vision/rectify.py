@@ -1708,9 +1708,8 @@ def lens_is_significant(
     if dof <= 0 or not np.isfinite(rms_lens) or rms_lens >= rms_none:
         return False
     rss_none, rss_lens = rms_none**2 * points, rms_lens**2 * points
-    if rss_lens <= 0.0:
-        return True
-    return (rss_none - rss_lens) / max(rss_lens / dof, noise_px**2) >= min_f
+    spread = max(rss_lens / dof, noise_px**2)  # per coordinate, px^2
+    return spread <= 0.0 or (rss_none - rss_lens) / spread >= min_f
 
 
 def _within_spread(
@@ -2002,6 +2001,19 @@ def plausible(homography: FloatArray, cfg: ReaderConfig, max_ratio: float | None
     return bool(cross > 0)
 
 
+def perspective_limit(points: int, cfg: ReaderConfig) -> float:
+    """The perspective (:func:`plausible`'s ``max_ratio``) a fit held by ``points``
+    points may show. A steep view close up sees the far corner up to three times as far
+    as the near one (50 degrees of tilt, the board filling 90% of a 70-degree view: the
+    camera about 0.8 board sizes away, the corners 0.4 nearer and farther): such a
+    perspective is taken where as many points hold it as hold a lattice
+    (``enough_lattice_points``: lattice points or discs alike), and left to the
+    outline's guess where fewer do (a wrong one fits a handful of points as well)."""
+    if points >= cfg.enough_lattice_points:
+        return cfg.max_perspective_ratio_held
+    return cfg.max_perspective_ratio
+
+
 def _affine_update(
     current: FloatArray, board_pts: FloatArray, image_pts: FloatArray, lens: Lens, thresh: float
 ) -> tuple[FloatArray, NDArray[np.bool_], FloatArray]:
@@ -2182,14 +2194,8 @@ def refine_raised(
                 # coarser rounds' would tell it less surely, and the last tells it again)
                 bend=rnd is cfg.align_rounds[-1],
             )
-        # A steep view close up sees the far corner up to three times as far as the
-        # near one (50 degrees of tilt, the board filling 90% of a 70-degree view: the
-        # camera about 0.8 board sizes away, the corners 0.4 nearer and farther): such a
-        # perspective is taken where enough lattice points hold it, and left to the
-        # outline's guess where few do (a wrong one fits a handful of points as well).
-        held = not few and int(keep.sum()) >= cfg.enough_lattice_points
-        limit = cfg.max_perspective_ratio_held if held else cfg.max_perspective_ratio
-        if few or not plausible(new, cfg, limit):
+        # (a steep perspective only where enough lattice points hold it)
+        if few or not plausible(new, cfg, perspective_limit(int(keep.sum()), cfg)):
             # Too few points to pin the perspective down: keep it, correct the rest.
             new, keep, new_errors = _affine_update(current, board_pts, image_pts, lens, thresh)
             new_lens = lens
