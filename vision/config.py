@@ -125,6 +125,7 @@ class ReaderConfig:
     veil_cell_window: float  # board units: every patch this wide holds something near black
     veil_margin: float  # 8-bit levels: a veil of light less than this over the black is none
     veil_reach: float  # board units: an unknown cell read again lies this near lifted plastic
+    veil_max_clipped: float  # share of a cell's pixels clipped in every channel: no veil lifts
     max_lens_k: float
     lens_min_f: float  # a lens is taken where its F statistic over the homography is this high
     lens_min_points: int  # ... and where at least this many lattice points hold it

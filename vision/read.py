@@ -1500,7 +1500,13 @@ class BoardReader:
             near = (gaps.min(axis=1) <= self.config.veil_reach) & lifted(CENTROIDS[unknown])
         if not near.any():
             return reading
-        rescuable = {i for i, ok in zip(unknown, near, strict=True) if ok}
+        # Where the glare clipped most of a cell's pixels white in every channel, their
+        # light is lost, not veiled: nothing taken off shows what lies there (a tile or a
+        # window alike reads as a flat dark patch).
+        clipped = self._clipped(view, int(canvas.ppu))
+        rescuable = {i for i, ok in zip(unknown, near, strict=True) if ok and not clipped[i]}
+        if not rescuable:
+            return reading
         again = self._read_fitted(frame_bgr, reading.fit, None, veiled=True).cells
         held = {c.placement.tile for c in reading.cells if c.placement is not None}
 
@@ -1520,6 +1526,19 @@ class BoardReader:
 
         cells = tuple(better(a, b) for a, b in zip(reading.cells, again, strict=True))
         return replace(reading, cells=cells)
+
+    def _clipped(self, canvas_bgr: NDArray[np.uint8], ppu: int) -> NDArray[np.bool_]:
+        """(36,) bool: the cells of a canvas (H, W, 3) uint8 of ``ppu`` more
+        than ``veil_max_clipped`` of whose pixels are at ``clipped_level`` or above in
+        every channel."""
+        cfg = self.config
+        packed = packed_zones(ppu, cfg)
+        darkest = pixels(canvas_bgr, packed.whole_flat).min(axis=1)
+        share = np.add.reduceat(
+            (darkest >= cfg.clipped_level).astype(np.float64), packed.whole_starts
+        )
+        total = np.diff(np.r_[packed.whole_starts, len(darkest)])
+        return share > cfg.veil_max_clipped * total  # type: ignore[no-any-return]
 
     def _table_dark(self, frame_bgr: NDArray[np.uint8]) -> bool:
         """:func:`table_looks_dark` of a frame, worked out once per frame of a read (the
@@ -1929,7 +1948,7 @@ class BoardReader:
             fit, details = on_pegs, {}
             sampled, named = sample(fit, details, bonus=told), None
         cells = self._name_tiles(sampled, details) if named is None else named
-        if located and self._untrusted(fit, cells):
+        if located and self._untrusted(fit, cells) and not self._clear_unveiled(frame_bgr, fit):
             if fit.points < self.config.align_min_cells:
                 why = "fewer than the cells needed to match a lattice at all"
             else:
@@ -1966,6 +1985,28 @@ class BoardReader:
                 )
             )
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
+
+    def _clear_unveiled(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> bool:
+        """Whether a located lattice on which most cells read unclear reads as a board's
+        once the veil of a lamp's glare is taken off (:func:`veil_lifted`).
+
+        Glare over much of a board lifts its black frames towards the windows' and tiles'
+        levels: the cells under it read as neither empty nor a tile, or as a tile seen
+        elsewhere, and the lattice would be refused (:meth:`_untrusted`) however well its
+        points hold it. Only a lattice held by ``enough_lattice_points`` is looked at so
+        (a lattice off the board, over a plain surface, may read clearer without a veil;
+        it is rarely held by so many points), and not on a dark table (whose windows
+        show no lighter table to lift the veil against). The cells are then read as
+        usual, and those unknown under the glare read again at the end
+        (:meth:`_glare_rescued`).
+        """
+        if fit.points < self.config.enough_lattice_points or self._table_dark(frame_bgr):
+            return False
+        again = self._read_fitted(frame_bgr, fit, None, veiled=True)
+        if self._untrusted(fit, again.cells):
+            return False
+        log.debug("a lattice whose cells read unclear reads clear with the veil of glare off")
+        return True
 
     def _tiles_shown(
         self, cells: tuple[CellReading, ...], details: dict[str, Any]
