@@ -1969,7 +1969,9 @@ class BoardReader:
             cells = self._name_tiles(sampled, details)
             told = False
         if not told:
-            details["bonus_seen"] = self._bonus_told(sampled) & ~self._tiles_shown(cells, details)
+            details["bonus_seen"] = self._bonus_told(sampled, cells) & ~self._tiles_shown(
+                cells, details
+            )
         if not told and details["bonus_seen"].any():
             sampled, details = _with_bonus(sampled, details)
             cells = self._name_tiles(sampled, details)
@@ -2664,10 +2666,21 @@ class BoardReader:
         )
 
     def _bonus_seen(
-        self, bonus_bgr: NDArray[np.uint8], doubtful: NDArray[np.int64], ppu: int
+        self,
+        bonus_bgr: NDArray[np.uint8],
+        doubtful: NDArray[np.int64],
+        ppu: int,
+        bare: NDArray[np.bool_] | None = None,
     ) -> NDArray[np.bool_]:
         """(36,) bool: the ``doubtful`` bonus cells whose big see-through numeral shows on
-        ``bonus_bgr`` (a canvas of ``ppu``), at the best of :attr:`bonus_sizes`: empty."""
+        ``bonus_bgr`` (a canvas of ``ppu``), at the best of :attr:`bonus_sizes`: empty.
+
+        The numeral must be the best of the six there, at ``bonus_numeral_corr``; at
+        ``bonus_numeral_corr_bare`` on the cells ``bare`` (36,) bool, which show neither
+        a tile's colours nor its disc (:data:`NO_TILE`): no tile lies there, and what is
+        left to ask is only whether something covers the cell, which its own numeral
+        showing at all answers (over a dark table it shows faintly, the table's dark
+        through the plastic's black)."""
         cfg = self.config
         bonus_seen = np.zeros(len(CENTROIDS), dtype=bool)
         if len(doubtful):
@@ -2679,12 +2692,21 @@ class BoardReader:
                 axis=0,
             )
             own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
-            bonus_seen[doubtful] = (own >= cfg.bonus_numeral_corr) & (own >= corr.max(axis=1))
+            least = np.full(len(doubtful), cfg.bonus_numeral_corr)
+            if bare is not None:
+                least[bare[doubtful]] = cfg.bonus_numeral_corr_bare
+            bonus_seen[doubtful] = (own >= least) & (own >= corr.max(axis=1))
         return bonus_seen
 
-    def _bonus_told(self, sampled: _Sampled) -> NDArray[np.bool_]:
-        """:meth:`_bonus_seen` of a reading sampled without the bonus numerals."""
-        return self._bonus_seen(sampled.bonus_bgr, sampled.doubtful, sampled.ppu)
+    def _bonus_told(
+        self, sampled: _Sampled, cells: Sequence[CellReading] | None = None
+    ) -> NDArray[np.bool_]:
+        """:meth:`_bonus_seen` of a reading sampled without the bonus numerals, its
+        ``cells`` as named (those read :data:`NO_TILE` are bare)."""
+        bare = None
+        if cells is not None:
+            bare = np.array([c.state == UNKNOWN and c.note == NO_TILE for c in cells])
+        return self._bonus_seen(sampled.bonus_bgr, sampled.doubtful, sampled.ppu, bare)
 
     def _name_tiles(
         self, sampled: _Sampled, details: dict[str, Any] | None

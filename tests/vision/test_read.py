@@ -2943,3 +2943,36 @@ def test_an_empty_board_on_a_table_darker_than_its_plastic_is_found_by_its_brigh
     assert placed >= 1 and right == placed
     unlit = BoardReader(replace(default_config(), brightness_last=False)).read(frame)
     assert not unlit.found
+
+
+@pytest.mark.parametrize("still", [15, 62, 163])
+def test_an_empty_bonus_cell_on_a_dark_table_is_told_by_its_faint_numeral(still: int) -> None:
+    """k4242/15, 62, 163: on a table as dark as the plastic an empty bonus cell shows
+    its big see-through numeral faintly (the table's dark through the plastic's black),
+    and no window: it shows neither a tile's colours nor its disc, and read unknown
+    ("covered?"), its numeral the best of the six but below the bar a cell that may hold
+    a tile must reach. A cell bare of any tile's sign is told by its numeral at a lower
+    bar (``bonus_numeral_corr_bare``): every empty bonus cell in view reads empty, and
+    every tile is read on its cell."""
+    frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
+    assert truth.conditions["table"] == "dark"
+    hidden = set(truth.covered) | set(truth.outside)
+    empty_bonus = sum(
+        c["state"] == "empty" and BONUS[c["index"]] > 1 and c["index"] not in hidden
+        for c in truth.cells
+    )
+    # (the bonus cells the board really leaves empty, under a hand too: the bonus cells
+    # turn into bonus cells as the board turns)
+    actual = Board.from_notation(truth.board, GEO)
+    empty_anyway = sum(BONUS[i] > 1 and actual[i] is None for i in range(len(BONUS)))
+
+    def bonus_read_empty(reading: BoardReading) -> int:
+        return sum(c.state == "empty" and BONUS[c.index] > 1 for c in reading.cells)
+
+    reading = read_on_the_board(frame, truth)
+    placed, right = tiles_read_right(truth, reading)
+    assert right == placed
+    assert empty_bonus <= bonus_read_empty(reading) <= empty_anyway
+    strict = default_config()
+    strict = replace(strict, bonus_numeral_corr_bare=strict.bonus_numeral_corr)
+    assert bonus_read_empty(BoardReader(strict).read(frame)) < bonus_read_empty(reading)
