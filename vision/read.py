@@ -1458,9 +1458,11 @@ class BoardReader:
         Only the fit finally read is looked at so, and only its unknown cells change:
         off the board, taking the veil off a plain surface leaves it as dark as the
         plastic, so no fit is judged on it (looked at during the search, a lattice off
-        the board read clearer). Not on a dark table, whose windows show no lighter
-        table; not where no veil lies over an unknown cell (a hand, the frame's edge)."""
-        if not reading.found or reading.fit is None or self._table_dark(frame_bgr):
+        the board read clearer). Not where no veil lies over an unknown cell (a hand, the
+        frame's edge). On a dark table too: its windows show the table as dark as the
+        plastic, but the cells are read as there (the windows' shapes in the distance
+        from the ribs' colour), and a glare lifts its plastic and table alike."""
+        if not reading.found or reading.fit is None:
             return reading
         unknown = [c.index for c in reading.cells if c.state == UNKNOWN and c.note != OUTSIDE]
         # A lamp's glare lifts the plastic under it too; a hand (no dark thing on it

@@ -2115,14 +2115,17 @@ def test_on_a_dark_table_a_bonus_numeral_is_matched_between_its_two_sizes(still:
     as dark as its frame, and only the numeral's shape tells the cell empty. At the
     design's size and at the largest inside the cell its numeral correlates too little
     (0.82 and 0.78 on 27); half way between, it is empty. No other cell reads
-    differently for it."""
+    differently for it. (The cell shows no tile's colours or disc: at the lower bar of
+    such a bare cell, ``bonus_numeral_corr_bare``, the two sizes tell it too; they are
+    asked at the bar of a cell that may hold a tile.)"""
     frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
     reading = read_on_the_board(frame, truth)
     actual = Board.from_notation(truth.board, GEO)
     cell = reading_index(truth, reading, 13)
     assert BONUS[cell] == 4 and actual[13] is None and 13 not in truth.covered
     assert reading.cells[cell].state == "empty"
-    two = BoardReader()
+    usual = default_config()
+    two = BoardReader(replace(usual, bonus_numeral_corr_bare=usual.bonus_numeral_corr))
     two.bonus_sizes = (two.bonus_sizes[0], two.bonus_sizes[-1])
     without = two.read(frame)
     assert without.cells[cell].state == "unknown"
