@@ -1999,8 +1999,9 @@ class BoardReader:
         elsewhere, and the lattice would be refused (:meth:`_untrusted`) however well its
         points hold it. Only a lattice held by ``enough_lattice_points`` is looked at so
         (a lattice off the board, over a plain surface, may read clearer without a veil;
-        it is rarely held by so many points), and not on a dark table (whose windows
-        show no lighter table to lift the veil against). The cells are then read as
+        it is rarely held by so many points). Not on a dark table: its search fits
+        lattices on dozens of outlines, off the board as often as on it, each of which
+        would be read a second time (not measured there). The cells are then read as
         usual, and those unknown under the glare read again at the end
         (:meth:`_glare_rescued`).
         """
