@@ -148,7 +148,6 @@ class ReaderConfig:
     window_numeral_corr: float  # a window whose centre reads a numeral this well is a tile's disc
     bonus_numeral_height: float  # a bonus cell's see-through numeral, board units (tile side 1)
     bonus_numeral_corr: float  # a bonus cell whose own numeral reads this well so is empty
-    bonus_numeral_corr_bare: float  # ... on a cell showing no tile's colours or disc
     window_sure_ncc: float  # a window this like the window's shape is empty whatever its frame
     window_sure_margin: float  # ... and this much more like it than like a tile
     local_black_radius: float

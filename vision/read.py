@@ -2678,12 +2678,12 @@ class BoardReader:
         """(36,) bool: the ``doubtful`` bonus cells whose big see-through numeral shows on
         ``bonus_bgr`` (a canvas of ``ppu``), at the best of :attr:`bonus_sizes`: empty.
 
-        The numeral must be the best of the six there, at ``bonus_numeral_corr``; at
-        ``bonus_numeral_corr_bare`` on the cells ``bare`` (36,) bool, which show neither
-        a tile's colours nor its disc (:data:`NO_TILE`): no tile lies there, and what is
-        left to ask is only whether something covers the cell, which its own numeral
-        showing at all answers (over a dark table it shows faintly, the table's dark
-        through the plastic's black)."""
+        The numeral must be the best of the six there, at ``bonus_numeral_corr``; on the
+        cells ``bare`` (36,) bool, which show neither a tile's colours nor its disc
+        (:data:`NO_TILE`), at the numeral reader's ``corr_good``, a numeral read clearly:
+        no tile lies there, and what is left to ask is only whether something covers the
+        cell, which its own numeral read at all answers (over a dark table it shows
+        faintly, the table's dark through the plastic's black)."""
         cfg = self.config
         bonus_seen = np.zeros(len(CENTROIDS), dtype=bool)
         if len(doubtful):
@@ -2697,7 +2697,7 @@ class BoardReader:
             own = corr[np.arange(len(doubtful)), BONUS[doubtful] - 1]
             least = np.full(len(doubtful), cfg.bonus_numeral_corr)
             if bare is not None:
-                least[bare[doubtful]] = cfg.bonus_numeral_corr_bare
+                least[bare[doubtful]] = self.numerals.params.corr_good
             bonus_seen[doubtful] = (own >= least) & (own >= corr.max(axis=1))
         return bonus_seen
 
@@ -2705,7 +2705,7 @@ class BoardReader:
         self, sampled: _Sampled, cells: Sequence[CellReading] | None = None
     ) -> NDArray[np.bool_]:
         """:meth:`_bonus_seen` of a reading sampled without the bonus numerals, its
-        ``cells`` as named (those read :data:`NO_TILE` are bare)."""
+        ``cells`` as named if they are (those read :data:`NO_TILE` are bare)."""
         bare = None
         if cells is not None:
             bare = np.array([c.state == UNKNOWN and c.note == NO_TILE for c in cells])

@@ -2109,23 +2109,35 @@ def test_an_empty_cell_in_a_hands_shadow_reads_empty() -> None:
             assert reading.cells[reading_index(truth, reading, index)].state != "empty"
 
 
+def bare_cells_at_the_usual_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bonus cells showing no tile's colours or disc told empty by their numeral at the
+    bar of any bonus cell (``bonus_numeral_corr``), as before a bare cell's lower bar."""
+
+    told = BoardReader._bonus_told
+    monkeypatch.setattr(
+        BoardReader, "_bonus_told", lambda self, sampled, cells=None: told(self, sampled)
+    )
+
+
 @pytest.mark.parametrize("still", [27, 97])
-def test_on_a_dark_table_a_bonus_numeral_is_matched_between_its_two_sizes(still: int) -> None:
+def test_on_a_dark_table_a_bonus_numeral_is_matched_between_its_two_sizes(
+    still: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """k4242/27, 97: on a dark table the x4 cell's see-through numeral shows the table
     as dark as its frame, and only the numeral's shape tells the cell empty. At the
     design's size and at the largest inside the cell its numeral correlates too little
     (0.82 and 0.78 on 27); half way between, it is empty. No other cell reads
     differently for it. (The cell shows no tile's colours or disc: at the lower bar of
-    such a bare cell, ``bonus_numeral_corr_bare``, the two sizes tell it too; they are
-    asked at the bar of a cell that may hold a tile.)"""
+    such a bare cell, a numeral read clearly, the two sizes tell it too; they are asked
+    at the bar of a cell that may hold a tile.)"""
     frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
     reading = read_on_the_board(frame, truth)
     actual = Board.from_notation(truth.board, GEO)
     cell = reading_index(truth, reading, 13)
     assert BONUS[cell] == 4 and actual[13] is None and 13 not in truth.covered
     assert reading.cells[cell].state == "empty"
-    usual = default_config()
-    two = BoardReader(replace(usual, bonus_numeral_corr_bare=usual.bonus_numeral_corr))
+    bare_cells_at_the_usual_bar(monkeypatch)
+    two = BoardReader()
     two.bonus_sizes = (two.bonus_sizes[0], two.bonus_sizes[-1])
     without = two.read(frame)
     assert without.cells[cell].state == "unknown"
@@ -2949,14 +2961,16 @@ def test_an_empty_board_on_a_table_darker_than_its_plastic_is_found_by_its_brigh
 
 
 @pytest.mark.parametrize("still", [15, 62, 163])
-def test_an_empty_bonus_cell_on_a_dark_table_is_told_by_its_faint_numeral(still: int) -> None:
+def test_an_empty_bonus_cell_on_a_dark_table_is_told_by_its_faint_numeral(
+    still: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """k4242/15, 62, 163: on a table as dark as the plastic an empty bonus cell shows
     its big see-through numeral faintly (the table's dark through the plastic's black),
     and no window: it shows neither a tile's colours nor its disc, and read unknown
     ("covered?"), its numeral the best of the six but below the bar a cell that may hold
-    a tile must reach. A cell bare of any tile's sign is told by its numeral at a lower
-    bar (``bonus_numeral_corr_bare``): every empty bonus cell in view reads empty, and
-    every tile is read on its cell."""
+    a tile must reach. A cell bare of any tile's sign is told by its numeral read
+    clearly (the numeral reader's ``corr_good``), a lower bar: every empty bonus cell
+    in view reads empty, and every tile is read on its cell."""
     frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
     assert truth.conditions["table"] == "dark"
     hidden = set(truth.covered) | set(truth.outside)
@@ -2976,6 +2990,5 @@ def test_an_empty_bonus_cell_on_a_dark_table_is_told_by_its_faint_numeral(still:
     placed, right = tiles_read_right(truth, reading)
     assert right == placed
     assert empty_bonus <= bonus_read_empty(reading) <= empty_anyway
-    strict = default_config()
-    strict = replace(strict, bonus_numeral_corr_bare=strict.bonus_numeral_corr)
-    assert bonus_read_empty(BoardReader(strict).read(frame)) < bonus_read_empty(reading)
+    bare_cells_at_the_usual_bar(monkeypatch)
+    assert bonus_read_empty(reader().read(frame)) < bonus_read_empty(reading)
