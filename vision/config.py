@@ -116,6 +116,13 @@ class ReaderConfig:
     structure_close: float  # of the long side: edges this near join into one region
     structure_last: bool  # look for the board as what edges enclose when all else fails
     brightness_last: bool  # on a dark table, fit the lattice to the brightness as it is, last
+    seeded_last: bool  # on a dark table, fit the lattice on outlines its cells seed, last
+    seed_blocks: tuple[float, ...]  # of the short side: neighbourhoods a cell stands out from
+    seed_contrast: float  # 8-bit: a cell this much brighter (or darker) than them
+    seed_fill: float  # a cell's region fills this share of the least triangle enclosing it
+    seed_board_fraction: float  # of the short side: the least playing triangle's side
+    seed_tile_side: float  # cell sides: a tile's triangle as it stands out, ribs taken off
+    seed_cut_cells: float  # cells: the playing corners lie at most this far outside the frame
     structure_peg_chances: float  # a fit found so shows the holes' row on 2 sides this many
     # times as clearly as a line along no holes does by chance
     dark_peg_chances: float  # a fit on a dark table shows it so on a side at least
@@ -284,6 +291,7 @@ class ReaderConfig:
         values["table_distances"] = tuple(float(v) for v in data["table_distances"])
         values["rescale_scales"] = tuple(float(v) for v in data["rescale_scales"])
         values["peg_band_shares"] = tuple(float(v) for v in data["peg_band_shares"])
+        values["seed_blocks"] = tuple(float(v) for v in data["seed_blocks"])
         pairs: tuple[tuple[str, type], ...] = (
             ("band_strip", float),
             ("light_field_range", float),

@@ -542,7 +542,7 @@ def outline_candidates(
         if cand[0] < cfg.min_outline_support:
             continue
         size = math.sqrt(float(triangle_area(cand[1])))
-        gaps = _corner_gaps(cand[1], kept_corners[: len(kept)])
+        gaps = corner_gaps(cand[1], kept_corners[: len(kept)])
         if (gaps > cfg.outline_distinct * size).all():
             kept_corners[len(kept)] = cand[1]
             kept.append(cand)
@@ -626,7 +626,7 @@ class Outlines(Sequence[Outline]):
 _TURNS = np.array([[0, 1, 2], [1, 2, 0], [2, 0, 1]])
 
 
-def _corner_gaps(a: FloatArray, others: FloatArray) -> FloatArray:
+def corner_gaps(a: FloatArray, others: FloatArray) -> FloatArray:
     """The largest distance between matched corners of triangle ``a`` (3, 2) and each of
     ``others`` (K, 3, 2), over the best cyclic matching: (K,)."""
     d = np.sqrt(((a[_TURNS][:, None] - others[None]) ** 2).sum(axis=-1))  # (3, K, 3)

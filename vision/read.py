@@ -58,6 +58,7 @@ from vision.errors import BoardNotFoundError, UnreadableImageError
 from vision.identify import TileGuess, identify, numeral_trust, read_numerals, set_tiles
 from vision.locate import (
     Outline,
+    Outlines,
     lifted_veil,
     outline_candidates,
     table_looks_dark,
@@ -71,6 +72,7 @@ from vision.model import (
     NEIGHBOUR_HALF,
     Canvas,
     FloatArray,
+    canonical_order,
     outer_corners,
     project,
 )
@@ -105,6 +107,7 @@ from vision.rectify import (
     veil_lifted,
     warp_to_canvas,
 )
+from vision.seeds import seeded_outlines
 
 log = logging.getLogger(__name__)
 
@@ -1071,19 +1074,34 @@ class BoardReader:
         *,
         structure: bool = False,
         brightness: bool = False,
+        seeded: bool = False,
     ) -> BoardFit:
         """The board's fit: the outline candidates (found at the darkness ``levels``, and
         the relative chroma below ``chroma`` that counts as colourless, by default the
         config's; or, ``off_table``, as what is not the table; or, ``structure``, as what
-        edges enclose) are tried until the lattice fits one; fits on the same place as
-        one of ``exclude`` (refused before) are passed over. ``brightness``: the lattice
-        fitted to the frame's brightness as it is (:meth:`Pyramid.brightness_view`)."""
+        edges enclose; or, ``seeded``, as the cells seen place the board,
+        :func:`vision.seeds.seeded_outlines`) are tried until the lattice fits one; fits
+        on the same place as one of ``exclude`` (refused before) are passed over.
+        ``brightness``: the lattice fitted to the frame's brightness as it is
+        (:meth:`Pyramid.brightness_view`)."""
         cfg = self.config
-        outline_cfg = cfg if chroma is None else replace(cfg, dark_relative_chroma=chroma)
-        outlines = outline_candidates(
-            frame_bgr, outline_cfg, cfg.outline_pool, levels, off_table, structure=structure
-        )
         pyramid = self._pyramid(frame_bgr)
+        outlines: Sequence[Outline]
+        if seeded:
+            h, w = frame_bgr.shape[:2]
+            outlines = [
+                Outline(canonical_order(c), 0.0, bool(((c < 0) | (c > (w, h))).any()))
+                for c in seeded_outlines(
+                    frame_bgr, pyramid.brightness_view(), cfg, cfg.outline_pool
+                )
+            ]
+            if not outlines:
+                raise BoardNotFoundError("no tile or window of the board's cells in view")
+        else:
+            outline_cfg = cfg if chroma is None else replace(cfg, dark_relative_chroma=chroma)
+            outlines = outline_candidates(
+                frame_bgr, outline_cfg, cfg.outline_pool, levels, off_table, structure=structure
+            )
         first = min(cfg.outline_candidates, len(outlines))
         # (each outline is straightened only when it is tried)
         best, problem = self._best_fit(
@@ -1093,7 +1111,10 @@ class BoardReader:
         if others and (best is None or best.points < cfg.enough_lattice_points):
             # The likeliest outlines do not fit well (a hand or clutter over the border
             # makes many triangles): the others are ranked by a coarse lattice fit.
-            rough = [outlines.rough_corners(i) for i in others]
+            rough = [
+                outlines.rough_corners(i) if isinstance(outlines, Outlines) else outlines[i].corners
+                for i in others
+            ]
             scores = lattice_scores(
                 pyramid.brightness_view() if brightness else pyramid, rough, cfg
             )
@@ -1618,7 +1639,8 @@ class BoardReader:
         regions, what is not the table, what edges enclose), where one is held by as
         many lattice points as a fit needs to be taken at once
         (``enough_lattice_points``), or by the tiles named (:meth:`_held`), and its band
-        shows the peg holes' row along two sides (:meth:`_pegs_seen`); else None.
+        shows the peg holes' row along two sides (:meth:`_pegs_seen`); else what the
+        outlines the cells seed find (:meth:`_seeded_searched`), the very last.
 
         On a table as dark as the plastic the windows show it darker than their frames,
         or lighter, by little: the contrast views (saturated above the plastic's level,
@@ -1629,13 +1651,90 @@ class BoardReader:
         show the holes as a fit found by the board's structure must.
         """
         if not self.config.brightness_last:
-            return None
+            return self._seeded_searched(frame_bgr)
         for kind in ({}, {"off_table": True}, {"structure": True}):
             reading = self._read_located(frame_bgr, frame_bgr, brightness=True, **kind)
             held = self._held(reading, self.config.enough_lattice_points)
             if held and self._pegs_seen(frame_bgr, reading):
                 return reading
-        return None
+        return self._seeded_searched(frame_bgr)
+
+    def _best_move(
+        self, frame_bgr: NDArray[np.uint8], fit: BoardFit
+    ) -> tuple[FloatArray | None, bool]:
+        """The move by a cell (of :data:`LATTICE_SHIFTS`) whose cells look most like
+        cells, where one looks more so than the fit's own (:meth:`_band_and_cells`'s
+        evidence, windows matched darker or lighter than their frames, summed), else
+        None; and whether the sides it moves show the peg holes' row
+        (:func:`vision.rectify.peg_track`) at least as clearly there, in all.
+
+        Summed, not per cell: a move towards the frame's edge loses poorly matched cells
+        out of it. Only the sides the move takes off their lines count for the holes: a
+        side along it stays on its own, and only the stretch of it in view changes."""
+        view = self._band_view(frame_bgr, fit, True)
+        best, evidence = -1, self._shifted(view, np.zeros(2))[1]
+        for k, shift in enumerate(LATTICE_SHIFTS):
+            cells = self._shifted(view, shift)[1]
+            if cells > evidence:
+                best, evidence = k, cells
+        if best < 0:
+            return None, False
+        shift = LATTICE_SHIFTS[best]
+        here = peg_track(frame_bgr, fit, self.config)
+        there = peg_track(frame_bgr, fit, self.config, shift[None])[0]
+        both = sides_moved(shift) & np.isfinite(here) & np.isfinite(there)
+        return shift, float((there[both] - here[both]).sum()) >= 0
+
+    def _seed_moved(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit:
+        """A fit on an outline the cells seeded, moved by whole cells (up to twice) where
+        a move makes its cells look more like cells and its band show the holes' row
+        as clearly (:meth:`_best_move`).
+
+        A window or a tile taken for its neighbour's cell seeds a lattice a cell off that
+        matches every cell but a row as well as the right one; on a dark table the band's
+        darkness does not tell them apart (:meth:`check_band`), and a hand over the band
+        may hide the holes' row of a side that moves (:meth:`_peg_moved`). The row of
+        cells the right lattice has more, and the holes, tell it together."""
+        for _ in range(2):
+            shift, holes = self._best_move(frame_bgr, fit)
+            if shift is None or not holes:
+                break
+            log.debug("seeded lattice moved by a cell: its cells look more like cells")
+            fit = fit.moved(_translation(shift))
+        return fit
+
+    def _seeded_searched(self, frame_bgr: NDArray[np.uint8]) -> BoardReading | None:
+        """The frame read on a lattice fitted on the outlines its cells' tiles and
+        windows seed (:func:`vision.seeds.seeded_outlines`), in the contrast views and in
+        the brightness as it is (the fit on more lattice points kept); else None.
+
+        Many outlines seeded are many chances of a lattice fitting by accident: a fit
+        must be held by ``enough_lattice_points`` or the tiles named (:meth:`_held`),
+        show the holes' row along a side of its band (:meth:`_holes_shown`; a hand over
+        the band may hide the others), its cells must look like cells (a lattice a turn
+        off or at another scale matches them no better than chance,
+        :meth:`cells_evidence`), and no move by a cell may make them look more so
+        (:meth:`_best_move`; where the holes did not take the move, the two lattices
+        are left undecided, and no board is reported).
+        """
+        if not self.config.seeded_last:
+            return None
+        best: BoardReading | None = None
+        for brightness in (False, True):
+            reading = self._read_located(frame_bgr, frame_bgr, brightness=brightness, seeded=True)
+            fit = reading.fit
+            if fit is None or (
+                best is not None and best.fit is not None and best.fit.points >= fit.points
+            ):
+                continue
+            if (
+                self._held(reading, self.config.enough_lattice_points)
+                and self._holes_shown(frame_bgr, reading)
+                and self.cells_evidence(frame_bgr, fit, True) > 0
+                and self._best_move(frame_bgr, fit)[0] is None
+            ):
+                best = reading
+        return best
 
     def _searched(
         self,
@@ -1871,12 +1970,13 @@ class BoardReader:
         *,
         structure: bool = False,
         brightness: bool = False,
+        seeded: bool = False,
     ) -> BoardReading:
         """The frame read with the board located in ``search_bgr`` (the frame, or the
         frame balanced to the light's colour) at the darkness ``levels`` and colourless
         limit ``chroma`` (by default the config's), on none of the places of the fits
         ``refused`` before; a fit the cells refuse is added to them. ``structure``,
-        ``brightness``: as :meth:`locate`'s."""
+        ``brightness``, ``seeded``: as :meth:`locate`'s."""
         try:
             unmoved = self.locate(
                 search_bgr,
@@ -1886,10 +1986,13 @@ class BoardReader:
                 off_table,
                 structure=structure,
                 brightness=brightness,
+                seeded=seeded,
             )
         except BoardNotFoundError as exc:
             return BoardReading(False, reason=str(exc))
         fit = kept_located(unmoved, self.rescaled(search_bgr, unmoved, brightness), self.config)
+        if seeded:
+            fit = self._seed_moved(search_bgr, fit)
         if self._too_small(fit, frame_bgr.shape):
             # An outline is looked for among dark regions of at least
             # min_board_area_fraction of the frame, and the board's plastic lies within

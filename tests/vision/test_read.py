@@ -1690,15 +1690,67 @@ def test_on_a_dark_table_a_lattice_whose_band_shows_no_peg_holes_is_no_board(
     a table as dark as it. The peg holes' row does: on 152 the wrong fit's band shows it
     along no side (at most 0.15 of its ripple, the right one's 0.65 or more) and the
     search goes on to the board; on 87 nothing else is found and no board is reported,
-    never a lattice off the board."""
+    never a lattice off the board. Since the cells seed outlines of their own
+    (:mod:`vision.seeds`), 87's tiles lead to the board: found where the truth has it."""
     frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
     assert truth.conditions["table"] == "dark" and truth.conditions["tiles"] == 20
     reading = reader().read(frame)
-    if reading.found:
-        assert corner_error_cells(truth, reading) < 0.5
+    assert reading.found
+    assert corner_error_cells(truth, reading) < 0.5
+    unseeded = BoardReader(replace(default_config(), seeded_last=False)).read(frame)
+    if unseeded.found:
+        assert corner_error_cells(truth, unseeded) < 0.5
     else:
-        assert reading.reason == DARK_NO_HOLES
-    assert reading.found == (still == 152)
+        assert unseeded.reason == DARK_NO_HOLES
+    assert unseeded.found == (still == 152)
+
+
+@pytest.mark.parametrize("still", [10, 63])
+def test_on_a_dark_table_the_cells_seed_the_board_no_outline_shows(still: int) -> None:
+    """k4242/10: an empty board on a dark-brown table, cut off at a corner, a hand over
+    one side; 63: a small board with a full hand of tiles, two hands over it. No dark
+    region, region off the table or region edges enclose outlines the board, and no
+    board was found. The tiles and windows, taken each for each cell, seed outlines the
+    lattice fits (:mod:`vision.seeds`): the board is found where the truth has it, and
+    its tiles read right."""
+    frame, truth = rendered(4242 * 1_000_003 + still, table="dark")
+    assert truth.conditions["table"] == "dark"
+    reading = read_on_the_board(frame, truth)
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right and placed >= (1 if still == 10 else 20)
+    unseeded = BoardReader(replace(default_config(), seeded_last=False))
+    assert not unseeded.read(frame).found
+
+
+def test_a_seeded_lattice_a_cell_off_is_moved_back_or_not_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """k4242/10 read on the board, its lattice moved by a cell each of the six ways: each
+    is held by as many points, its cells look like cells, and most show the peg holes
+    along a side, as a fit a seed might give. The move whose cells look most like
+    cells brings each back onto the board; and one a cell off that a search found as it
+    is is no board found (its cells would look more like cells a cell over)."""
+    frame, truth = rendered(4242 * 1_000_003 + 10, table="dark")
+    board = reader()
+    right = board.read(frame)
+    assert right.found and right.fit is not None
+    assert corner_error_cells(truth, right) < 0.25
+    shown = 0
+    for shift in LATTICE_SHIFTS:
+        off = right.fit.moved(np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0, 0, 1]]))
+        reading = board._read_fitted(frame, off, None)
+        assert corner_error_cells(truth, reading) > 1.0
+        assert board._held(reading, board.config.enough_lattice_points)
+        assert board.cells_evidence(frame, off, True) > 0
+        shown += board._holes_shown(frame, reading)
+        back = board._seed_moved(frame, off)
+        assert corner_error_cells(truth, BoardReading(True, (), back)) < 0.25
+    assert shown >= 4
+    off = right.fit.moved(np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0], [0, 0, 1]]))
+    found_off = board._read_fitted(frame, off, None)
+    assert board._holes_shown(frame, found_off)
+    monkeypatch.setattr(BoardReader, "_read_located", lambda self, *a, **k: found_off)
+    assert board._seeded_searched(frame) is None
 
 
 def test_an_arm_across_a_side_on_a_dark_table_leaves_the_side_its_line() -> None:
@@ -1707,11 +1759,14 @@ def test_an_arm_across_a_side_on_a_dark_table_leaves_the_side_its_line() -> None
     out from the table, and swells the side hint (the region's size) by half: the side
     shows two short stretches, above and below the arm, whose votes together (25) fall
     short of the weak lines' threshold at 0.12 of the hint. At 0.09 its line is found,
-    and the board with it, where the truth has it."""
+    and the board with it, where the truth has it. (The outlines the cells seed, looked
+    for last, find it too: the premise is asked of the outlines regions give.)"""
     frame, truth = rendered(4242 * 1_000_003 + 56, table="dark")
     assert truth.conditions["hands"] == 1 and truth.conditions["table"] == "dark"
     read_on_the_board(frame, truth)
-    strict = BoardReader(replace(default_config(), outline_line_votes=OLD_WEAK_LINES))
+    strict = BoardReader(
+        replace(default_config(), outline_line_votes=OLD_WEAK_LINES, seeded_last=False)
+    )
     assert not strict.read(frame).found
 
 
