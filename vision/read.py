@@ -1640,7 +1640,8 @@ class BoardReader:
         many lattice points as a fit needs to be taken at once
         (``enough_lattice_points``), or by the tiles named (:meth:`_held`), and its band
         shows the peg holes' row along two sides (:meth:`_pegs_seen`); else what the
-        outlines the cells seed find (:meth:`_seeded_searched`), the very last.
+        outlines the cells seed find (:meth:`_seeded_searched`), the very last (both
+        searches off without ``brightness_last``).
 
         On a table as dark as the plastic the windows show it darker than their frames,
         or lighter, by little: the contrast views (saturated above the plastic's level,
@@ -1651,7 +1652,7 @@ class BoardReader:
         show the holes as a fit found by the board's structure must.
         """
         if not self.config.brightness_last:
-            return self._seeded_searched(frame_bgr)
+            return None
         for kind in ({}, {"off_table": True}, {"structure": True}):
             reading = self._read_located(frame_bgr, frame_bgr, brightness=True, **kind)
             held = self._held(reading, self.config.enough_lattice_points)
