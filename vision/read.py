@@ -2783,11 +2783,13 @@ class BoardReader:
         ``bonus_bgr`` (a canvas of ``ppu``), at the best of :attr:`bonus_sizes`: empty.
 
         The numeral must be the best of the six there, at ``bonus_numeral_corr``; on the
-        cells ``bare`` (36,) bool, which show neither a tile's colours nor its disc
-        (:data:`NO_TILE`), at the numeral reader's ``corr_good``, a numeral read clearly:
-        no tile lies there, and what is left to ask is only whether something covers the
-        cell, which its own numeral read at all answers (over a dark table it shows
-        faintly, the table's dark through the plastic's black)."""
+        cells ``bare`` (36,) bool, at the numeral reader's ``corr_good``, a numeral read
+        clearly. A bare cell shows neither a tile's colours nor its disc
+        (:data:`NO_TILE`), or looks only like a tile that lies on another cell
+        (:func:`looks_elsewhere`): no tile of the set is named there, and what is left to
+        ask is only whether something covers the cell, which its own numeral read at all
+        answers (over a dark table it shows faintly, the table's dark through the
+        plastic's black, and the table's tint may pass for a tile's colours)."""
         cfg = self.config
         bonus_seen = np.zeros(len(CENTROIDS), dtype=bool)
         if len(doubtful):
@@ -2809,10 +2811,16 @@ class BoardReader:
         self, sampled: _Sampled, cells: Sequence[CellReading] | None = None
     ) -> NDArray[np.bool_]:
         """:meth:`_bonus_seen` of a reading sampled without the bonus numerals, its
-        ``cells`` as named if they are (those read :data:`NO_TILE` are bare)."""
+        ``cells`` as named if they are (those read unknown as :data:`NO_TILE`, or as
+        looking like a tile on another cell, are bare)."""
         bare = None
         if cells is not None:
-            bare = np.array([c.state == UNKNOWN and c.note == NO_TILE for c in cells])
+            bare = np.array(
+                [
+                    c.state == UNKNOWN and (c.note == NO_TILE or looks_elsewhere(c.note))
+                    for c in cells
+                ]
+            )
         return self._bonus_seen(sampled.bonus_bgr, sampled.doubtful, sampled.ppu, bare)
 
     def _name_tiles(

@@ -51,6 +51,7 @@ from vision.read import (
     check_frame,
     disc_stats,
     load_image,
+    looks_elsewhere,
     unclear_in_view,
 )
 from vision.rectify import (
@@ -2172,6 +2173,30 @@ def bare_cells_at_the_usual_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         BoardReader, "_bonus_told", lambda self, sampled, cells=None: told(self, sampled)
     )
+
+
+def test_an_empty_bonus_cell_that_looks_like_a_tile_on_another_cell_is_told_by_its_numeral(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """t9898/65: a lamp's glare over a wooden table under tungsten light. The empty x4
+    cell's window shows the lit wood in the tile colours' hues, and reads as a tile that
+    lies on another cell; its own numeral is the best of the six there, but at 0.83 below
+    the bar of a cell that may hold a tile (0.85). A cell that looks only like a tile
+    lying elsewhere holds no tile of the set named there: it is bare, told empty by its
+    numeral read clearly, as a cell showing no tile's colours is. The tiles read right.
+    (Cells told empty take part in the light the board shows: at the usual bar the
+    x2 cell's tile YGY5 read as no tile.)"""
+    frame, truth = rendered(9898 * 1_000_003 + 65, harsh=True)
+    actual = Board.from_notation(truth.board, GEO)
+    assert actual[20] is None and 20 not in truth.covered and truth.conditions["glare"]
+    reading = read_on_the_board(frame, truth)
+    cell = reading_index(truth, reading, 20)
+    assert BONUS[cell] == 4 and reading.cells[cell].state == "empty"
+    bare_cells_at_the_usual_bar(monkeypatch)
+    usual = BoardReader().read(frame)
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right and placed >= 20
+    assert usual.cells[cell].state == "unknown" and looks_elsewhere(usual.cells[cell].note)
 
 
 @pytest.mark.parametrize("still", [27, 97])
