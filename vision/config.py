@@ -120,8 +120,8 @@ class ReaderConfig:
     seed_blocks: tuple[float, ...]  # of the short side: neighbourhoods a cell stands out from
     seed_contrast: float  # 8-bit: a cell this much brighter (or darker) than them
     seed_fill: float  # a cell's region fills this share of the least triangle enclosing it
-    seed_board_fraction: float  # of the short side: the least playing triangle's side
-    seed_tile_side: float  # cell sides: a tile's triangle as it stands out, ribs taken off
+    seed_tile_side: float  # cell sides: the least triangle around a tile as it stands out
+    # (the cell less its ridges and the threshold's edge; 0.88 and 1.0 each lose seeds)
     seed_cut_cells: float  # cells: the playing corners lie at most this far outside the frame
     structure_peg_chances: float  # a fit found so shows the holes' row on 2 sides this many
     # times as clearly as a line along no holes does by chance

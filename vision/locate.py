@@ -658,12 +658,18 @@ def _refined(
     return Outline(canonical_order(corners / scale), support, cut_off)
 
 
-def triangle_area(c: FloatArray) -> FloatArray:
-    """The area of triangles ``c`` (..., 3, 2): (...)."""
-    return 0.5 * np.abs(  # type: ignore[no-any-return]
+def signed_area(c: FloatArray) -> FloatArray:
+    """The area of triangles ``c`` (..., 3, 2), positive where their corners run
+    clockwise on screen (y downwards): (...)."""
+    return 0.5 * (  # type: ignore[no-any-return]
         (c[..., 1, 0] - c[..., 0, 0]) * (c[..., 2, 1] - c[..., 0, 1])
         - (c[..., 2, 0] - c[..., 0, 0]) * (c[..., 1, 1] - c[..., 0, 1])
     )
+
+
+def triangle_area(c: FloatArray) -> FloatArray:
+    """The area of triangles ``c`` (..., 3, 2): (...)."""
+    return np.abs(signed_area(c))  # type: ignore[no-any-return]
 
 
 def initial_homography(outline: Outline, cfg: ReaderConfig) -> FloatArray:

@@ -1261,19 +1261,25 @@ def lattice_scores(pyr: Pyramid, outlines: Sequence[FloatArray], cfg: ReaderConf
     if not outlines:
         return np.zeros(0)
     board = outer_corners(cfg.band_width)
-    sc = scorer(SEARCH_PPU, cfg)
     grid = np.array(perspective_grid())
     hs = np.concatenate([homographies_from_corners(c, board, grid) for c in outlines])
-    totals = np.empty(len(hs))
-    for lo in range(0, len(hs), LATTICE_SCORES_CHUNK):  # each view is scored on its own
-        values, valids = sample_pixels(
-            pyr, hs[lo : lo + LATTICE_SCORES_CHUNK], sc.canvas, sc.pixels
-        )
-        totals[lo : lo + LATTICE_SCORES_CHUNK] = sc.totals(values, valids, pyr.signless)
+    totals = coarse_totals(pyr, hs, cfg)
     return totals.reshape(len(outlines), len(grid)).max(axis=1)  # type: ignore[no-any-return]
 
 
-#: How many views :func:`lattice_scores` samples and scores at a time: their samples
+def coarse_totals(pyr: Pyramid, homographies: FloatArray, cfg: ReaderConfig) -> FloatArray:
+    """The lattice's total match (B,) float64 in each of the views B homographies (B, 3,
+    3) give, at the coarse search's resolution (``SEARCH_PPU``)."""
+    sc = scorer(SEARCH_PPU, cfg)
+    totals = np.empty(len(homographies))
+    for lo in range(0, len(homographies), LATTICE_SCORES_CHUNK):  # each view on its own
+        chunk = homographies[lo : lo + LATTICE_SCORES_CHUNK]
+        values, valids = sample_pixels(pyr, chunk, sc.canvas, sc.pixels)
+        totals[lo : lo + LATTICE_SCORES_CHUNK] = sc.totals(values, valids, pyr.signless)
+    return totals
+
+
+#: How many views :func:`coarse_totals` samples and scores at a time: their samples
 #: then stay in the processor's cache while they are scored.
 LATTICE_SCORES_CHUNK = 64
 

@@ -17,19 +17,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.config import ReaderConfig
-from vision.locate import corner_gaps
-from vision.model import PLAY_CORNERS, SIDE, SQRT3, VERTICES, outer_corners
-from vision.rectify import LATTICE_SCORES_CHUNK, SEARCH_PPU, Pyramid, sample_pixels, scorer
+from vision.locate import corner_gaps, signed_area, triangle_area
+from vision.model import PLAY_CORNERS, SIDE, SQRT3, VERTICES, outer_corners, playing_share
+from vision.rectify import Pyramid, coarse_totals
 
 FloatArray = NDArray[np.float64]
-
-
-def _signed_area(tri: FloatArray) -> FloatArray:
-    """Twice the signed area of triangles ``tri`` (..., 3, 2): (...)."""
-    a, b, c = tri[..., 0, :], tri[..., 1, :], tri[..., 2, :]
-    return (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1]) - (b[..., 1] - a[..., 1]) * (
-        c[..., 0] - a[..., 0]
-    )
 
 
 def cell_triangles(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> FloatArray:
@@ -38,18 +30,20 @@ def cell_triangles(frame_bgr: NDArray[np.uint8], cfg: ReaderConfig) -> FloatArra
 
     Each is a region brighter (or darker) than its surroundings over a few sizes of
     neighbourhood (:func:`cv2.adaptiveThreshold` on the brightest channel) that fills
-    ``seed_fill`` of the least triangle enclosing it, of an area between a window's on
-    a board whose playing triangle spans ``seed_board_fraction`` of the frame's short
-    side and a tile's on one as wide as its long side. (The rim just
-    around a region that stands out stands out the other way from its own neighbourhood,
-    and may be found too, about the same triangle: one more seed on the same place.)
+    ``seed_fill`` of the least triangle enclosing it, of an area between half a window's
+    on the least board looked for (``min_board_area_fraction`` of the frame) and a
+    tile's on a board whose playing triangle is as wide as the frame's long side. (The
+    rim just around a region that stands out stands out the other way from its own
+    neighbourhood, and may be found too, about the same triangle: one more seed on the
+    same place.)
     """
     h, w = frame_bgr.shape[:2]
     value = np.ascontiguousarray(frame_bgr.max(axis=2))
     short = min(h, w)
-    # (a triangle's area: its side squared times sqrt(3) / 4; the window at half that)
-    least = 0.5 * SQRT3 / 4 * (cfg.window_side * cfg.seed_board_fraction * short / SIDE) ** 2
-    most = SQRT3 / 4 * (max(h, w) / SIDE) ** 2
+    cells = len(VERTICES)
+    least_play = cfg.min_board_area_fraction * h * w * playing_share(cfg.band_width) ** 2
+    least = 0.5 * cfg.window_side**2 * least_play / cells
+    most = SQRT3 / 4 * max(h, w) ** 2 / cells
     tris: list[FloatArray] = []
     opening = np.ones((3, 3), np.uint8)
     for share in cfg.seed_blocks:
@@ -87,13 +81,13 @@ def seed_homographies(triangles: FloatArray, scales: tuple[float, ...]) -> Float
     triangle, then scale, turn and cell."""
     tri = np.asarray(triangles, np.float64)
     # the frame's triangles turned as the cells' are (both y downwards)
-    flip = np.sign(_signed_area(tri)) != np.sign(_signed_area(VERTICES[0]))
+    flip = np.sign(signed_area(tri)) != np.sign(signed_area(VERTICES[0]))
     tri = np.where(flip[:, None, None], tri[:, ::-1], tri)
     centroid = VERTICES.mean(axis=1, keepdims=True)  # (36, 1, 2)
     maps = []
     for s in scales:
         src = centroid + s * (VERTICES - centroid)  # (36, 3, 2)
-        ordered = src if _signed_area(src[0]) > 0 else src[:, ::-1]
+        ordered = src if signed_area(src[0]) > 0 else src[:, ::-1]
         for turn in range(3):
             turned = np.roll(ordered, turn, axis=1)  # (36, 3, 2)
             system = np.concatenate([turned, np.ones((36, 3, 1))], axis=2)  # (36, 3, 3)
@@ -113,16 +107,21 @@ def seeded_outlines(
 ) -> FloatArray:
     """The outlines (K, 3, 2) float64 frame pixels (K <= ``limit``) of the board placed by
     each of the cell triangles the frame shows (:func:`cell_triangles`) taken for each
-    cell, best first by a coarse lattice fit on ``pyramid`` in the affine view alone,
-    where the playing triangle lies within ``seed_cut_cells`` of the frame; distinct places
-    (corners a cell apart or more) only."""
+    cell, as a tile (``seed_tile_side``) or as a window (``window_side``), best first
+    by a coarse lattice fit on ``pyramid`` in the affine view alone; where the board
+    covers ``min_board_area_fraction`` of the frame at least (as a fit must,
+    :meth:`BoardReader._too_small`) and its playing triangle lies within
+    ``seed_cut_cells`` of the frame; distinct places (corners a cell apart or more)
+    only."""
     h, w = frame_bgr.shape[:2]
     triangles = cell_triangles(frame_bgr, cfg)
     if not len(triangles):
         return np.zeros((0, 3, 2))
     hs = seed_homographies(triangles, (cfg.seed_tile_side, cfg.window_side))
-    play = np.c_[PLAY_CORNERS, np.ones(3)] @ hs.transpose(0, 2, 1)  # (B, 3, 3)
-    play = play[..., :2]
+    # (affine maps: the points need no division)
+    ends = np.c_[np.r_[outer_corners(cfg.band_width), PLAY_CORNERS], np.ones(6)]
+    mapped = (ends @ hs.transpose(0, 2, 1))[..., :2]  # (B, 6, 2)
+    outlines, play = mapped[:, :3], mapped[:, 3:]
     cell = np.hypot(*(play[:, 1] - play[:, 2]).T) / SIDE
     margin = cfg.seed_cut_cells * cell[:, None]
     inside = (
@@ -131,26 +130,17 @@ def seeded_outlines(
         & (play[..., 1] > -margin)
         & (play[..., 1] < h + margin)
     ).all(axis=1)
-    big = SIDE * cell >= cfg.seed_board_fraction * min(h, w)
+    big = triangle_area(outlines) >= cfg.min_board_area_fraction * h * w
     keep = np.flatnonzero(inside & big)
     if not len(keep):
         return np.zeros((0, 3, 2))
-    sc = scorer(SEARCH_PPU, cfg)
-    totals = np.empty(len(keep))
-    chunk = LATTICE_SCORES_CHUNK
-    for lo in range(0, len(keep), chunk):
-        values, valids = sample_pixels(pyramid, hs[keep[lo : lo + chunk]], sc.canvas, sc.pixels)
-        totals[lo : lo + chunk] = sc.totals(values, valids, pyramid.signless)
-    order = keep[np.argsort(-totals, kind="stable")]
-    board = np.c_[outer_corners(cfg.band_width), np.ones(3)]
+    order = keep[np.argsort(-coarse_totals(pyramid, hs[keep], cfg), kind="stable")]
     kept: list[FloatArray] = []
     kept_cells: list[float] = []
     for b in order:
-        out = board @ hs[b].T
-        corners = out[:, :2] / out[:, 2:]
-        if kept and (corner_gaps(corners, np.array(kept)) < np.array(kept_cells)).any():
+        if kept and (corner_gaps(outlines[b], np.array(kept)) < np.array(kept_cells)).any():
             continue
-        kept.append(corners)
+        kept.append(outlines[b])
         kept_cells.append(float(cell[b]))
         if len(kept) == limit:
             break
