@@ -1723,6 +1723,25 @@ def test_on_a_dark_table_the_cells_seed_the_board_no_outline_shows(still: int) -
     assert not unseeded.read(frame).found
 
 
+def test_a_seeded_fit_held_by_fewer_points_is_taken_where_two_sides_show_the_holes() -> None:
+    """k4242/169: seven tiles on a board on a dark table seen at 48 degrees, cut off at a
+    corner, a hand over it. Only the seeds find it, on a lattice held by fewer points
+    than ``enough_lattice_points`` and fewer tiles named than ``trust_min_points``, and
+    a hand over the band hides the holes along a side. Along both other sides its band
+    shows the holes' row clearly, which a lattice a cell off or at another scale does
+    on one side at most: it is taken on the points any fit is trusted on."""
+    frame, truth = rendered(4242 * 1_000_003 + 169, table="dark")
+    board = reader()
+    reading = read_on_the_board(frame, truth)
+    assert reading.fit is not None
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right >= 6
+    assert reading.fit.points < board.config.enough_lattice_points
+    assert sum(c.state == "tile" for c in reading.cells) < board.config.trust_min_points
+    assert board._pegs_seen(frame, reading)
+    assert not board._held(reading, board.config.enough_lattice_points)
+
+
 def test_a_seeded_lattice_a_cell_off_is_moved_back_or_not_taken(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
