@@ -1714,11 +1714,10 @@ class BoardReader:
         show the holes' row along a side of its band (:meth:`_holes_shown`; a hand over
         the band may hide the others), or be held by the points any fit is trusted on
         (``trust_min_points``) and show the row along two sides (:meth:`_pegs_seen`; a
-        small board seen steeply, a corner cut off, shows few points. Two sides alone do
-        not rule a wrong lattice out: one three cells off, fitted to the brightness on an
-        unseen kind's still, showed them; the checks that follow are asked as well); its
-        cells must look like cells (a lattice a turn off or at another scale matches them
-        no better than chance,
+        small board seen steeply, a corner cut off, shows few points). Two sides alone do
+        not rule a wrong lattice out (one three cells off, fitted to the brightness on an
+        unseen kind's still, showed them): its cells must also look like cells (a
+        lattice a turn off or at another scale matches them no better than chance,
         :meth:`cells_evidence`), and no move by a cell may make them look more so
         (:meth:`_best_move`; where the holes did not take the move, the two lattices
         are left undecided, and no board is reported).
@@ -1733,10 +1732,10 @@ class BoardReader:
                 best is not None and best.fit is not None and best.fit.points >= fit.points
             ):
                 continue
-            shows_holes = (
-                self._held(reading, self.config.enough_lattice_points)
-                and self._holes_shown(frame_bgr, reading)
-            ) or (self._held(reading) and self._pegs_seen(frame_bgr, reading))
+            if self._held(reading, self.config.enough_lattice_points):
+                shows_holes = self._holes_shown(frame_bgr, reading)
+            else:
+                shows_holes = self._held(reading) and self._pegs_seen(frame_bgr, reading)
             if (
                 shows_holes
                 and self.cells_evidence(frame_bgr, fit, True) > 0

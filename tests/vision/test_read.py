@@ -1726,10 +1726,10 @@ def test_on_a_dark_table_the_cells_seed_the_board_no_outline_shows(still: int) -
 def test_a_seeded_fit_held_by_fewer_points_is_taken_where_two_sides_show_the_holes() -> None:
     """k4242/169: seven tiles on a board on a dark table seen at 48 degrees, cut off at a
     corner, a hand over it. Only the seeds find it, on a lattice held by fewer points
-    than ``enough_lattice_points`` and fewer tiles named than ``trust_min_points``, and
-    a hand over the band hides the holes along a side. Along both other sides its band
-    shows the holes' row clearly, which a lattice a cell off or at another scale does
-    on one side at most: it is taken on the points any fit is trusted on."""
+    than ``enough_lattice_points`` and fewer tiles named than ``trust_min_points``; the
+    side the frame cuts is mostly out of it. Along both other sides its band shows the
+    holes' row clearly, and its cells look like cells a cell over no more: it is taken
+    on the points any fit is trusted on."""
     frame, truth = rendered(4242 * 1_000_003 + 169, table="dark")
     board = reader()
     reading = read_on_the_board(frame, truth)
