@@ -345,12 +345,15 @@ def _supports(
     # Each point's distance across each side's line, then along the sides it lies on.
     normal = np.stack([-u[..., 1], u[..., 0]], axis=-1)  # (T, 3, 2)
     across = normal @ pts.T - (normal * a).sum(axis=-1)[..., None]  # (T, 3, P)
-    tri, side, pt = np.nonzero(np.abs(across) < tol[:, None, None])
-    along = ((pts[pt] - a[tri, side]) * u[tri, side]).sum(axis=-1)
-    idx = np.round((along / length[tri, side] - 0.15) / 0.02).astype(int)
+    near = np.flatnonzero(np.abs(across) < tol[:, None, None])
+    tri_side, pt = np.divmod(near, len(pts))  # (the side's index in (T * 3), the point's)
+    a_x, a_y = a.reshape(-1, 2)[tri_side].T
+    u_x, u_y = u.reshape(-1, 2)[tri_side].T
+    along = (pts[pt, 0] - a_x) * u_x + (pts[pt, 1] - a_y) * u_y
+    idx = np.round((along / length.ravel()[tri_side] - 0.15) / 0.02).astype(int)
     ok = (idx >= 0) & (idx < len(ts))
     hit = np.zeros(inside.shape, bool)
-    hit[tri[ok], side[ok], idx[ok]] = True
+    hit.reshape(-1, len(ts))[tri_side[ok], idx[ok]] = True
     total = inside.sum(axis=(1, 2))
     out = (hit & inside).sum(axis=(1, 2)) / np.maximum(total, 1)
     return np.where(degenerate | (total == 0), 0.0, out)  # type: ignore[no-any-return]
