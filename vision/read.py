@@ -2605,12 +2605,13 @@ class BoardReader:
         # window is not seen is looked at so. So is one whose frame is plastic but in
         # which a tile's numeral seemed to show, a stroke of its own: at a low resolution
         # (a board a third of a portrait photo) the big numeral's strokes pass for a
-        # small one, and the cell would be named a tile.)
+        # small one, and the cell would be named a tile. A numeral that seemed to show
+        # where the window is seen asks it too: the window's edge and the big numeral's
+        # strokes, no tile's.)
         doubtful = np.flatnonzero(
             seen
             & (BONUS > 1)
-            & ~windows
-            & ((fills > cfg.occupancy_max_empty_fill) | dark_table | numeral_seen)
+            & (~windows & ((fills > cfg.occupancy_max_empty_fill) | dark_table) | numeral_seen)
         )
         # (read without them, a lattice is judged, moved and refitted first: they are
         # looked for only on the fit finally read, :meth:`_bonus_told`)

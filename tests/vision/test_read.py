@@ -3059,6 +3059,36 @@ def test_an_empty_board_on_a_table_darker_than_its_plastic_is_found_by_its_brigh
     assert not unlit.found
 
 
+def test_a_bonus_cell_whose_window_shows_with_a_small_numeral_is_told_by_its_own() -> None:
+    """k4242/84: on a dark table, an empty bonus cell (the truth's 20) shows its window,
+    and its big see-through numeral's strokes pass for a tile's small numeral there: a
+    window seen where a numeral seems to show is a dark tile's light centre, so the cell
+    was a tile candidate, named no tile and read unknown ("covered?"). The big numeral,
+    the best of the six and clear, tells it: every empty bonus cell in view reads
+    empty, and every tile in view is read on its cell."""
+    frame, truth = rendered(4242 * 1_000_003 + 84, table="dark")
+    assert truth.conditions["table"] == "dark"
+    hidden = set(truth.covered) | set(truth.outside)
+    empty_bonus = sum(
+        c["state"] == "empty" and BONUS[c["index"]] > 1 and c["index"] not in hidden
+        for c in truth.cells
+    )
+    board = reader()
+    reading = read_on_the_board(frame, truth)
+    assert reading.fit is not None
+    read_empty = [c.index for c in reading.cells if c.state == "empty" and BONUS[c.index] > 1]
+    assert len(read_empty) >= empty_bonus
+    # one of them is told empty where its window is seen
+    details: dict[str, Any] = {}
+    sampled = board._sample_cells(frame, reading.fit, details, bonus=False)
+    told = [i for i in read_empty if details["windows"][i] and i in sampled.doubtful]
+    assert told and all(sampled.readings[i].state != "empty" for i in told)
+    # every tile in view is read on its cell (a tile is read under the hand too)
+    tiles_in_view = sum(c["state"] == "tile" and c["index"] not in hidden for c in truth.cells)
+    _, right = tiles_read_right(truth, reading)
+    assert right >= tiles_in_view > 0
+
+
 @pytest.mark.parametrize("still", [15, 62, 163])
 def test_an_empty_bonus_cell_on_a_dark_table_is_told_by_its_faint_numeral(
     still: int, monkeypatch: pytest.MonkeyPatch
