@@ -2605,9 +2605,10 @@ class BoardReader:
         # window is not seen is looked at so. So is one whose frame is plastic but in
         # which a tile's numeral seemed to show, a stroke of its own: at a low resolution
         # (a board a third of a portrait photo) the big numeral's strokes pass for a
-        # small one, and the cell would be named a tile. A numeral that seemed to show
-        # where the window is seen asks it too: the window's edge and the big numeral's
-        # strokes, no tile's.)
+        # small one, and the cell would be named a tile. So is one whose window is seen
+        # but in which a tile's numeral seemed to show: there the window's edges and the
+        # big numeral's strokes pass for a small one, which would make the cell a dark
+        # tile's light centre.)
         doubtful = np.flatnonzero(
             seen
             & (BONUS > 1)
