@@ -3078,11 +3078,14 @@ def test_a_bonus_cell_whose_window_shows_with_a_small_numeral_is_told_by_its_own
     assert reading.fit is not None
     read_empty = [c.index for c in reading.cells if c.state == "empty" and BONUS[c.index] > 1]
     assert len(read_empty) >= empty_bonus
-    # one of them is told empty where its window is seen
+    # the truth's cell 20 among them, told empty where its window is seen: asked for
+    # its big numeral, not empty without it
+    cell = reading_index(truth, reading, 20)
+    assert 20 not in hidden and BONUS[cell] > 1 and cell in read_empty
     details: dict[str, Any] = {}
     sampled = board._sample_cells(frame, reading.fit, details, bonus=False)
-    told = [i for i in read_empty if details["windows"][i] and i in sampled.doubtful]
-    assert told and all(sampled.readings[i].state != "empty" for i in told)
+    assert details["windows"][cell] and cell in sampled.doubtful
+    assert sampled.readings[cell].state != "empty"
     # every tile in view is read on its cell (a tile is read under the hand too)
     tiles_in_view = sum(c["state"] == "tile" and c["index"] not in hidden for c in truth.cells)
     _, right = tiles_read_right(truth, reading)
