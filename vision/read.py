@@ -2048,6 +2048,7 @@ class BoardReader:
                 log.debug("lattice move undone: the cells read worse after it")
                 fit, sampled, details, named = unmoved, sampled_then, details_then, then
         refitted = False
+        pinned_by_few = fit.points < self.config.enough_lattice_points
         for _ in range(self.config.disc_refit_rounds):
             better = self._refit_on_discs(fit, details, joint=located)
             if better is None:
@@ -2055,8 +2056,31 @@ class BoardReader:
             fit, details, refitted = better, {}, True
             sampled, named = sample(fit, details, bonus=told), None
         # The refit on the discs may leave a lattice a cell off that the band check before
-        # it did not see so: the peg holes are looked at again on a fit refitted.
-        on_pegs = self._peg_moved(frame_bgr, fit) if located and refitted else None
+        # it did not see so: the peg holes are looked at again on a fit refitted. A fit
+        # pinned by few lattice points before (a corner cut off, a hand over the rest) is
+        # band-checked again as a whole: the discs it was refitted on may be its
+        # neighbours' (a lattice a cell off reads every tile on the next cell), and the
+        # band then lies over a row of tiles on a side where the holes show too faintly
+        # to move it alone. A move must show the holes' row at least as clearly (hands
+        # and their shadows over the band move a lattice on the board a cell off as
+        # well), and must not make the cells read clearly worse. Not on a dark table:
+        # there the band's darkness tells nothing, and a lattice a cell off the board's
+        # dim tiles showed the holes' row clearer (the tiles' ridges as its ripple).
+        on_pegs: BoardFit | None = None
+        if located and refitted and pinned_by_few and not self._table_dark(frame_bgr):
+            checked = self.check_band(frame_bgr, fit)
+            if checked is not fit and self._holes_as_clear(frame_bgr, fit, checked):
+                moved_details: dict[str, Any] = {}
+                moved_sampled = sample(checked, moved_details, bonus=told)
+                moved_named = self._name_tiles(moved_sampled, moved_details)
+                if named is None:
+                    named = self._name_tiles(sampled, details)
+                if not worse_after_move(moved_named, named, self.config):
+                    log.debug("refitted lattice moved by a cell by the band check")
+                    fit, details = checked, moved_details
+                    sampled, named = moved_sampled, moved_named
+        elif located and refitted:
+            on_pegs = self._peg_moved(frame_bgr, fit)
         if on_pegs is not None:
             fit, details = on_pegs, {}
             sampled, named = sample(fit, details, bonus=told), None
@@ -2100,6 +2124,15 @@ class BoardReader:
                 )
             )
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
+
+    def _holes_as_clear(self, frame_bgr: NDArray[np.uint8], fit: BoardFit, moved: BoardFit) -> bool:
+        """Whether the band of ``moved`` (``fit`` moved by whole cells) shows the peg holes'
+        row (:func:`vision.rectify.peg_track`) at least as clearly, in all, along the
+        sides seen on both."""
+        here = peg_track(frame_bgr, fit, self.config)
+        there = peg_track(frame_bgr, moved, self.config)
+        both = np.isfinite(here) & np.isfinite(there)
+        return float((there[both] - here[both]).sum()) >= 0
 
     def _clear_unveiled(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> bool:
         """Whether a located lattice on which most cells read unclear reads as a board's

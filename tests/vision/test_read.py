@@ -2956,6 +2956,41 @@ def test_no_tile_sure_enough_to_set_the_tint_leaves_the_colours_as_they_are() ->
     assert chroma == 1.0
 
 
+@pytest.mark.skipif(not OTHER_FONT.is_file(), reason="no Liberation Sans Bold (fonts-liberation)")
+def test_a_lattice_refitted_on_the_discs_a_cell_off_is_band_checked_again() -> None:
+    """9898/57 of the other print: the board cut off at a corner by a cell and a half, a
+    hand over its far side and a phone beside it. The lattice located there is pinned by
+    eight points, and its refit on the tiles' discs took it a cell off along the side
+    whose band shows: every tile read on its neighbour's cell, nine of them wrong. The
+    refitted lattice's band lies over a row of tiles on the other side; checked again,
+    it is moved onto the board, and the tiles in view read right."""
+    frame, truth = rendered(
+        9898 * 1_000_003 + 57,
+        print_variation=1.0,
+        dark_creases=True,
+        numeral_font=str(OTHER_FONT),
+    )
+    assert truth.conditions["cut_off"] is not None
+    reading = read_on_the_board(frame, truth)
+    placed, right = tiles_read_right(truth, reading)
+    in_view = [c for c in truth.cells if c["state"] == "tile"]
+    assert placed >= 10 and right >= placed - 1 and right >= len(in_view) - 2
+
+
+def test_a_refitted_lattice_on_a_dark_table_is_not_band_checked_again() -> None:
+    """k4242/137: fourteen tiles on a board on a dark table under a lamp, the lattice
+    pinned by fourteen points and refitted on the discs. The band's darkness tells
+    nothing on a dark table: checked again, the lattice was moved a cell off the board,
+    where its band showed the peg holes' row clearer (the dim tiles' ridges as its
+    ripple) and read every tile on its neighbour's cell. It is left where it is, every
+    tile read on its own cell."""
+    frame, truth = rendered(4242 * 1_000_003 + 137, table="dark")
+    reading = read_on_the_board(frame, truth)
+    assert reading.fit is not None and reading.fit.points < default_config().enough_lattice_points
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right >= 12
+
+
 @pytest.mark.parametrize("still", [88, 113])
 def test_a_board_under_a_lamps_glare_on_a_dark_table_is_found_with_the_veil_taken_off(
     still: int, monkeypatch: pytest.MonkeyPatch
