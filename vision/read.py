@@ -2128,7 +2128,9 @@ class BoardReader:
     def _holes_as_clear(self, frame_bgr: NDArray[np.uint8], fit: BoardFit, moved: BoardFit) -> bool:
         """Whether the band of ``moved`` (``fit`` moved by whole cells) shows the peg holes'
         row (:func:`vision.rectify.peg_track`) at least as clearly, in all, along the
-        sides seen on both."""
+        sides seen on both. (All of them: the move is not at hand here, and a side along
+        it stays on its own line, its share nearly the same; :meth:`_best_move` counts
+        only the sides its move takes off their lines.)"""
         here = peg_track(frame_bgr, fit, self.config)
         there = peg_track(frame_bgr, moved, self.config)
         both = np.isfinite(here) & np.isfinite(there)
