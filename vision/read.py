@@ -2170,6 +2170,11 @@ class BoardReader:
         and sectors' edges can correlate with the big numeral's strokes (a red tile with
         dark creases, blurred, 0.85 with the x4 cell's 4). The numeral shows only through
         the board's black plastic, which no navy disc lies on: such a cell is the tile's.
+        Unless its small numeral reads another value than the tile's (:data:`NUMERAL_DISAGREES`):
+        a tile's own numeral, where read, is its value; the big numeral's strokes read at
+        a tile's numeral's size are not (an empty x3 cell under a lamp's glare, its
+        lifted plastic bluish and its darker part near navy, passed for BBB6 with a
+        "1").
         """
         cfg = self.config
         shown = np.zeros(len(cells), dtype=bool)
@@ -2181,6 +2186,7 @@ class BoardReader:
                 cells[i].state == TILE
                 and details["costs"][k] <= cfg.plain_max_cost
                 and navy <= cfg.sure_disc_max_navy
+                and not cells[i].note.startswith(NUMERAL_DISAGREES)
             )
         return shown
 

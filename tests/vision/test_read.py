@@ -2145,6 +2145,30 @@ def test_a_tile_on_a_bonus_cell_is_not_read_as_its_numeral() -> None:
     assert no_tile.read(frame).cells[cell].state == "empty"
 
 
+def test_a_bonus_cell_under_glare_whose_small_numeral_disagrees_is_told_by_its_own() -> None:
+    """5151/130: an empty board on a white table under a tungsten lamp, seen at 46
+    degrees, a lamp's glare over part of it. On the x3 cell (the truth's 2) the glare
+    lifts the plastic to a bluish grey and its darker part comes near navy: the cell
+    looked plainly like BBB6 around a disc, and a tile so shown is not told empty by the
+    big numeral under it (as a tile over a bonus cell hides it). But its small numeral
+    reads 1, not 6: the big 3's strokes at a tile's numeral's size. The big 3 reads
+    clearly (0.97, the best of the six): the cell reads empty, and no tile is read on
+    the empty board."""
+    frame, truth = rendered(5151 * 1_000_003 + 130)
+    assert truth.board.replace("/", "").replace(".", "").strip() == ""
+    reading = read_on_the_board(frame, truth)
+    assert not reading.board().placements
+    # (no tile tells the turn: the corners do, as the bench matches them)
+    assert reading.corners is not None
+    corners = np.array(truth.corners)
+    best = min(range(3), key=lambda k: np.abs(np.roll(corners, -k, axis=0) - reading.corners).sum())
+    turned_index = list(range(36))
+    for _ in range(best):
+        turned_index = [GEO.rotation[i] for i in turned_index]
+    cell = reading.cells[turned_index.index(2)]
+    assert BONUS[cell.index] == 3 and cell.state == "empty"
+
+
 def test_a_lone_first_tile_is_read_against_a_white_in_the_plastics_hue() -> None:
     """9898/174: the game's first tile (BPB5) alone on the board, under an overcast sky,
     the photo a little blurred. Its one numeral's whitest pixels mix in its navy disc:
