@@ -2170,23 +2170,26 @@ class BoardReader:
         and sectors' edges can correlate with the big numeral's strokes (a red tile with
         dark creases, blurred, 0.85 with the x4 cell's 4). The numeral shows only through
         the board's black plastic, which no navy disc lies on: such a cell is the tile's.
-        Unless its small numeral reads another value than the tile's (:data:`NUMERAL_DISAGREES`):
-        a tile's own numeral, where read, is its value; the big numeral's strokes read at
-        a tile's numeral's size are not (an empty x3 cell under a lamp's glare, its
-        lifted plastic bluish and its darker part near navy, passed for BBB6 with a
-        "1").
+        Unless its small numeral reads another value than the tile's (:data:`NUMERAL_DISAGREES`)
+        in a photo whose numerals read as a sharp photo's do (``numeral_trust`` 1, or no
+        tile to tell): a tile's own numeral is its value there, and the big numeral's
+        strokes read at a tile's numeral's size are not (an empty x3 cell under a lamp's
+        glare, its lifted plastic bluish and its darker part near navy, passed for BBB6
+        with a "1"). Motion blur makes a tile's numeral read another value as clearly as
+        its own (RRR6 on the x4 cell read "1"): it tells nothing there.
         """
         cfg = self.config
         shown = np.zeros(len(cells), dtype=bool)
         if "disc" not in details:  # (none named: a photo without colour)
             return shown
+        numerals_told = details.get("numeral_trust", 1.0) >= 1.0
         for k, i in enumerate(details["candidates"]):
             _, navy = details["disc"][k]
             shown[i] = (
                 cells[i].state == TILE
                 and details["costs"][k] <= cfg.plain_max_cost
                 and navy <= cfg.sure_disc_max_navy
-                and not cells[i].note.startswith(NUMERAL_DISAGREES)
+                and not (numerals_told and cells[i].note.startswith(NUMERAL_DISAGREES))
             )
         return shown
 
@@ -2954,6 +2957,7 @@ class BoardReader:
             details["flank"] = flank
             details["labs"] = list(labs)
             details["costs"] = [g.cost for g in guesses]
+            details["numeral_trust"] = judged.trust
             details["worst"] = [g.worst_edge for g in guesses]
             details["disc"] = structure_ok
             details["veils"] = (veils * gains / (whites - black)).mean(axis=1)

@@ -2169,6 +2169,28 @@ def test_a_bonus_cell_under_glare_whose_small_numeral_disagrees_is_told_by_its_o
     assert BONUS[cell.index] == 3 and cell.state == "empty"
 
 
+def test_a_motion_blurred_tile_on_a_bonus_cell_keeps_it_though_its_numeral_disagrees() -> None:
+    """9898/12 as a phone boosting saturation 1.5 times would show it: RRR6 lies on the
+    x4 cell, smeared by motion blur (4.9 px), and its small numeral reads 1. Motion blur
+    makes numerals read other values as clearly as their own (the photo's numerals are
+    trusted 0.4-0.5): the disagreeing numeral tells nothing, and the tile, plainly red
+    around a navy disc, keeps its cell from the big numeral its blurred creases
+    correlate with."""
+    frame, truth = rendered(9898 * 1_000_003 + 12)
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] = np.clip(hsv[..., 1] * 1.5, 0, 255)
+    frame = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    reading = read_on_the_board(frame, truth)
+    actual = Board.from_notation(truth.board, GEO)
+    on_bonus = actual[11]
+    assert on_bonus is not None and on_bonus.value == 6
+    cell = reading.cells[reading_index(truth, reading, 11)]
+    assert BONUS[cell.index] == 4
+    assert cell.state == "tile" and cell.value == 6 and cell.note.startswith("numeral reads 1")
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right
+
+
 def test_a_lone_first_tile_is_read_against_a_white_in_the_plastics_hue() -> None:
     """9898/174: the game's first tile (BPB5) alone on the board, under an overcast sky,
     the photo a little blurred. Its one numeral's whitest pixels mix in its navy disc:
