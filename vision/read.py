@@ -812,6 +812,26 @@ def band_shift_gain(
     return cells + cfg.band_weight * (darker + found - lost)
 
 
+def holes_as_clear(
+    here: FloatArray, there: FloatArray, sides: NDArray[np.bool_] | None = None
+) -> bool:
+    """Whether a lattice moved by whole cells shows the peg holes' row at least as
+    clearly, in all, as where it was: :func:`vision.rectify.peg_track`'s shares (3,) of
+    both, over the ``sides`` (3,) bool (by default all; a side along a move stays on its
+    own line, its share nearly the same) seen on both.
+
+    >>> holes_as_clear(np.array([0.4, 0.1, np.nan]), np.array([0.3, 0.3, 0.5]))
+    True
+    >>> holes_as_clear(np.array([0.4, 0.1, 0.2]), np.array([0.3, 0.3, 0.1]),
+    ...                np.array([True, False, True]))
+    False
+    """
+    both = np.isfinite(here) & np.isfinite(there)
+    if sides is not None:
+        both &= sides
+    return float((there[both] - here[both]).sum()) >= 0
+
+
 def _per_cell(band_and_cells: tuple[FloatArray, float, int]) -> float:
     """The cells' evidence per cell in view, of :meth:`BoardReader._band_and_cells`."""
     _, evidence, seen = band_and_cells
@@ -1683,8 +1703,7 @@ class BoardReader:
         shift = LATTICE_SHIFTS[best]
         here = peg_track(frame_bgr, fit, self.config)
         there = peg_track(frame_bgr, fit, self.config, shift[None])[0]
-        both = sides_moved(shift) & np.isfinite(here) & np.isfinite(there)
-        return shift, float((there[both] - here[both]).sum()) >= 0
+        return shift, holes_as_clear(here, there, sides_moved(shift))
 
     def _seed_moved(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> BoardFit:
         """A fit on an outline the cells seeded, moved by whole cells (up to twice) where
@@ -2066,21 +2085,23 @@ class BoardReader:
         # well), and must not make the cells read clearly worse. Not on a dark table:
         # there the band's darkness tells nothing, and a lattice a cell off the board's
         # dim tiles showed the holes' row clearer (the tiles' ridges as its ripple).
-        on_pegs: BoardFit | None = None
-        if located and refitted and pinned_by_few and not self._table_dark(frame_bgr):
-            checked = self.check_band(frame_bgr, fit)
-            if checked is not fit and self._holes_as_clear(frame_bgr, fit, checked):
-                moved_details: dict[str, Any] = {}
-                moved_sampled = sample(checked, moved_details, bonus=told)
-                moved_named = self._name_tiles(moved_sampled, moved_details)
-                if named is None:
-                    named = self._name_tiles(sampled, details)
-                if not worse_after_move(moved_named, named, self.config):
-                    log.debug("refitted lattice moved by a cell by the band check")
-                    fit, details = checked, moved_details
-                    sampled, named = moved_sampled, moved_named
-        elif located and refitted:
-            on_pegs = self._peg_moved(frame_bgr, fit)
+        band_again = located and refitted and pinned_by_few and not self._table_dark(frame_bgr)
+        checked = self.check_band(frame_bgr, fit) if band_again else fit
+        if checked is not fit and holes_as_clear(
+            peg_track(frame_bgr, fit, self.config), peg_track(frame_bgr, checked, self.config)
+        ):
+            moved_details: dict[str, Any] = {}
+            moved_sampled = sample(checked, moved_details, bonus=told)
+            moved_named = self._name_tiles(moved_sampled, moved_details)
+            if named is None:
+                named = self._name_tiles(sampled, details)
+            if not worse_after_move(moved_named, named, self.config):
+                log.debug("refitted lattice moved by a cell by the band check")
+                fit, details = checked, moved_details
+                sampled, named = moved_sampled, moved_named
+        on_pegs = (
+            self._peg_moved(frame_bgr, fit) if located and refitted and not band_again else None
+        )
         if on_pegs is not None:
             fit, details = on_pegs, {}
             sampled, named = sample(fit, details, bonus=told), None
@@ -2124,17 +2145,6 @@ class BoardReader:
                 )
             )
         return BoardReading(True, cells, fit, canvas_bgr=canvas_bgr)
-
-    def _holes_as_clear(self, frame_bgr: NDArray[np.uint8], fit: BoardFit, moved: BoardFit) -> bool:
-        """Whether the band of ``moved`` (``fit`` moved by whole cells) shows the peg holes'
-        row (:func:`vision.rectify.peg_track`) at least as clearly, in all, along the
-        sides seen on both. (All of them: the move is not at hand here, and a side along
-        it stays on its own line, its share nearly the same; :meth:`_best_move` counts
-        only the sides its move takes off their lines.)"""
-        here = peg_track(frame_bgr, fit, self.config)
-        there = peg_track(frame_bgr, moved, self.config)
-        both = np.isfinite(here) & np.isfinite(there)
-        return float((there[both] - here[both]).sum()) >= 0
 
     def _clear_unveiled(self, frame_bgr: NDArray[np.uint8], fit: BoardFit) -> bool:
         """Whether a located lattice on which most cells read unclear reads as a board's
@@ -2182,7 +2192,7 @@ class BoardReader:
         shown = np.zeros(len(cells), dtype=bool)
         if "disc" not in details:  # (none named: a photo without colour)
             return shown
-        numerals_told = details.get("numeral_trust", 1.0) >= 1.0
+        numerals_told = details["numeral_trust"] >= 1.0
         for k, i in enumerate(details["candidates"]):
             _, navy = details["disc"][k]
             shown[i] = (
