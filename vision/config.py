@@ -207,6 +207,9 @@ class ReaderConfig:
     plain_max_cost: float  # a reading this close to a tile's colours is plain from them
     tile_doubt_limit: float
     beside_covered_min_confidence: float  # below it, a tile beside a covered cell is unknown
+    #: Beside a covered cell, a tile whose numeral disagrees and whose colour cost is
+    #: this many times the photo's typical tile's is unknown (:func:`beside_covered`).
+    beside_covered_cost_ratio: float
     #: A flank patch nearer another colour than its edge's own by this share of the
     #: distance between the palette's two nearest colours shows something over the tile.
     flank_max_share: float

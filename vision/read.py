@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -998,7 +998,9 @@ def looks_elsewhere(note: str) -> bool:
     return note.endswith(ELSEWHERE) or note.startswith(JOKER_REFUSED)
 
 
-def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellReading]:
+def beside_covered(
+    readings: list[CellReading], cfg: ReaderConfig, costs: Mapping[int, float] | None = None
+) -> list[CellReading]:
     """The readings with the unsure tiles beside a cell read as neither empty nor a tile
     made unknown.
 
@@ -1014,6 +1016,12 @@ def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellR
     Beside a cell that looks like a tile read on another cell (so one of the two is not
     what it looks like), a tile whose numeral reads another value than its colours say
     is unknown too: a held tile, or fingers over some of its sectors, make both.
+
+    ``costs``: each tile's colour cost (cell -> cost). Beside a covering cell, a tile
+    whose numeral reads another value and whose colours are further from its tile's than
+    ``beside_covered_cost_ratio`` times the photo's typical tile's (the median over its
+    tiles: one light, one camera, one blur) is unknown too: a hand or a held tile over
+    the cell's middle leaves a disc and colours that a tile comes near, neither clearly.
     """
     covering = {
         c.index
@@ -1022,6 +1030,8 @@ def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellR
         and (c.note in (COVERED, NO_TILE, JOKER_ELSEWHERE) or c.note.startswith(JOKER_REFUSED))
     }
     doubled = {c.index for c in readings if c.state == UNKNOWN and looks_elsewhere(c.note)}
+    named = [costs[c.index] for c in readings if c.state == TILE and costs and c.index in costs]
+    typical = float(np.median(named)) if named else math.inf
     out = list(readings)
     for c in readings:
         if c.state != TILE:
@@ -1029,7 +1039,14 @@ def beside_covered(readings: list[CellReading], cfg: ReaderConfig) -> list[CellR
         beside = {b[0] for b in (GEOMETRY.across(c.index, e) for e in EDGE_ORDER) if b is not None}
         unsure = c.confidence < cfg.beside_covered_min_confidence
         disagree = c.note.startswith(NUMERAL_DISAGREES)
-        if (unsure and beside & covering) or (disagree and beside & doubled):
+        far = costs is not None and costs.get(c.index, 0.0) > (
+            cfg.beside_covered_cost_ratio * typical
+        )
+        if (
+            (unsure and beside & covering)
+            or (disagree and beside & doubled)
+            or (disagree and far and beside & covering)
+        ):
             out[c.index] = CellReading(c.index, UNKNOWN, note=BESIDE_COVERED)
     return out
 
@@ -3076,7 +3093,8 @@ class BoardReader:
                     level = np.median(darkness(canvas_bgr[where], where))
                     plastic[k] = level < cfg.dark_distance
             details["band_plastic"] = plastic
-        return tuple(beside_covered(readings, cfg))
+        costs = {i: g.cost for i, g in zip(candidates, guesses, strict=True)}
+        return tuple(beside_covered(readings, cfg, costs))
 
     def _nearest_colours(self) -> float:
         """The colour distance between the two nearest colours of the palette (blue and

@@ -36,6 +36,7 @@ from vision.model import (
     project,
 )
 from vision.read import (
+    BESIDE_COVERED,
     COLOURLESS,
     DARK_NO_HOLES,
     DARK_TABLE,
@@ -2167,6 +2168,32 @@ def test_a_bonus_cell_under_glare_whose_small_numeral_disagrees_is_told_by_its_o
         turned_index = [GEO.rotation[i] for i in turned_index]
     cell = reading.cells[turned_index.index(2)]
     assert BONUS[cell.index] == 3 and cell.state == "empty"
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "under"),
+    [(6262 * 1_000_003 + 1, 19, "RYP2"), (5151 * 1_000_003 + 138, 22, "BGR3")],
+    ids=["a held tile over RYP2", "dark fingers over BGR3"],
+)
+def test_a_tile_under_a_hand_is_unknown_rather_than_what_the_hand_makes_it(
+    seed: int, index: int, under: str
+) -> None:
+    """6262/1: a hand holds a red tile over cell 19 (RYP2 under it); 5151/138: dark
+    fingers lie over cell 22 (BGR3 under it). Each read as a tile it is not, at
+    confidence 0.3 (RRP5, RBY1): its numeral reads another value (1, 3), and its colours
+    are 17 from the tile's, where the photo's other tiles lie 3.5 and 6.5 from theirs.
+    Beside a cell the hand covers, both doubts make it unknown; the tiles in view all
+    read right."""
+    frame, truth = rendered(seed)
+    assert index in truth.covered
+    actual = Board.from_notation(truth.board, GEO)
+    placed = actual[index]
+    assert placed is not None and placed.field() == under
+    reading = read_on_the_board(frame, truth)
+    cell = reading.cells[reading_index(truth, reading, index)]
+    assert cell.state == "unknown" and cell.note == BESIDE_COVERED
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right
 
 
 def test_a_motion_blurred_tile_on_a_bonus_cell_keeps_it_though_its_numeral_disagrees() -> None:

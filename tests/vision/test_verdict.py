@@ -352,6 +352,47 @@ def test_an_unsure_tile_beside_a_covered_cell_is_unknown(
         assert out[12].state == "unknown" and out[12].note == BESIDE_COVERED
 
 
+#: (case, the tile's colour cost, its numeral disagrees, its neighbour's note, kept);
+#: the photo's five other tiles cost 4 each.
+FAR_CASES = [
+    ("colours far, numeral disagreeing, beside a covered cell", 17.0, True, COVERED, False),
+    ("colours far, numeral disagreeing, beside no tile or colours", 17.0, True, NO_TILE, False),
+    ("colours as near as the photo's tiles, numeral disagreeing", 6.0, True, COVERED, True),
+    ("colours far, numeral agreeing", 17.0, False, COVERED, True),
+    ("colours far, numeral disagreeing, beside an empty cell", 17.0, True, None, True),
+    ("colours far, numeral disagreeing, beside glare", 17.0, True, GLARE, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("cost", "disagrees", "neighbour", "kept"),
+    [c[1:] for c in FAR_CASES],
+    ids=[c[0] for c in FAR_CASES],
+)
+def test_a_tile_beside_a_covered_cell_whose_colours_and_numeral_both_doubt_it_is_unknown(
+    cost: float, disagrees: bool, neighbour: str | None, kept: bool
+) -> None:
+    """A hand or a held tile over a cell's middle: its numeral reads another value and its
+    colours lie far from the tile's, as the photo's other tiles' do not."""
+    cells = [CellReading(i, "empty") for i in range(36)]
+    others = [20, 21, 22, 23, 24]
+    for i in others:
+        cells[i] = CellReading(i, "tile", (R, R, R), 6, 0.9)
+    note = "numeral reads 4 but the colours say RRP5" if disagrees else ""
+    tile = CellReading(12, "tile", (R, R, P), 5, 0.6, note)
+    cells[12] = tile
+    if neighbour is not None:
+        cells[13] = CellReading(13, "unknown", note=neighbour)
+    costs = {i: 4.0 for i in others} | {12: cost}
+    out = beside_covered(cells, CFG, costs)
+    assert out[13] == cells[13] and out[20:] == cells[20:]
+    if kept:
+        assert out[12] == tile
+    else:
+        assert out[12].state == "unknown" and out[12].note == BESIDE_COVERED
+    assert beside_covered(cells, CFG)[12] == tile  # (no costs told: no such doubt)
+
+
 def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted() -> None:
     """A wrong fit (a corner guessed from a cut-off outline) reads as mostly unknown."""
     reader = BoardReader()
