@@ -210,6 +210,9 @@ class ReaderConfig:
     #: Beside a covered cell, a tile whose numeral disagrees and whose colour cost is
     #: this many times the photo's typical tile's is unknown (:func:`beside_covered`).
     beside_covered_cost_ratio: float
+    #: A candidate sets the white and the tint only where its disc shows this share of
+    #: the contrast the photo's clearly read numerals show (their median).
+    sure_contrast_share: float
     #: A flank patch nearer another colour than its edge's own by this share of the
     #: distance between the palette's two nearest colours shows something over the tile.
     flank_max_share: float

@@ -2932,7 +2932,8 @@ class BoardReader:
         params = self.numerals.params
         reference = in_sure & (num_scores.max(axis=1) >= params.corr_good)
         if reference.sum() >= cfg.white_min_numerals:
-            in_sure &= num_contrast > params.contrast_floor
+            shown = float(np.median(num_contrast[reference]))
+            in_sure &= num_contrast > max(params.contrast_floor, cfg.sure_contrast_share * shown)
         else:
             reference = in_sure
         sure = np.flatnonzero(in_sure).tolist()

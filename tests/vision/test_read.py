@@ -2196,6 +2196,34 @@ def test_a_tile_under_a_hand_is_unknown_rather_than_what_the_hand_makes_it(
     assert placed == right
 
 
+@pytest.mark.parametrize(
+    ("seed", "force"),
+    [(6262 * 1_000_003 + 46, {}), (9898 * 1_000_003 + 49, {"print_variation": 1.0})],
+    ids=["two arms on a red cloth", "a hand under a tungsten lamp, another print"],
+)
+def test_skin_over_cells_does_not_set_how_the_camera_renders_colours(
+    seed: int, force: dict[str, Any]
+) -> None:
+    """6262/46: a small board on a red cloth, two arms over eleven of its cells; colours
+    9898/49: a hand over four cells under a tungsten lamp. The skin over the cells is
+    read as many washed-out "reds" (disc contrast 0.05-0.21 where the photo's clearly
+    read numerals show 0.34-0.42): they outvoted the palette's other colours, the
+    camera was taken to wash colours out 1.7 and 1.8 times, and the tiles in view read
+    unknown (1 of 8 and 0 of 5 read). A candidate sets the white and the tint only where
+    its disc shows half the contrast of the photo's clear numerals: every tile in view
+    reads right."""
+    frame, truth = rendered(seed, **force)
+    reading = read_on_the_board(frame, truth)
+    actual = Board.from_notation(truth.board, GEO)
+    in_view = [p for p in actual.placements if p.index not in truth.covered]
+    assert in_view
+    for p in in_view:
+        cell = reading.cells[reading_index(truth, reading, p.index)]
+        assert cell.state == "tile" and cell.value == p.value
+    placed, right = tiles_read_right(truth, reading)
+    assert placed == right >= 3
+
+
 def test_a_motion_blurred_tile_on_a_bonus_cell_keeps_it_though_its_numeral_disagrees() -> None:
     """9898/12 as a phone boosting saturation 1.5 times would show it: RRR6 lies on the
     x4 cell, smeared by motion blur (4.9 px), and its small numeral reads 1. Motion blur
