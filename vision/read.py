@@ -999,7 +999,10 @@ def looks_elsewhere(note: str) -> bool:
 
 
 def beside_covered(
-    readings: list[CellReading], cfg: ReaderConfig, costs: Mapping[int, float] | None = None
+    readings: list[CellReading],
+    cfg: ReaderConfig,
+    costs: Mapping[int, float] | None = None,
+    numerals_told: bool = True,
 ) -> list[CellReading]:
     """The readings with the unsure tiles beside a cell read as neither empty nor a tile
     made unknown.
@@ -1015,7 +1018,11 @@ def beside_covered(
 
     Beside a cell that looks like a tile read on another cell (so one of the two is not
     what it looks like), a tile whose numeral reads another value than its colours say
-    is unknown too: a held tile, or fingers over some of its sectors, make both.
+    is unknown too: a held tile, or fingers over some of its sectors, make both. That
+    numeral tells it only in a photo whose numerals read as a sharp photo's do
+    (``numerals_told``: ``numeral_trust`` 1), or where the colours doubt the tile too
+    (below): on a small, blurred board a tile's numeral reads another value as clearly,
+    and the tile beside a hand is read right.
 
     ``costs``: each tile's colour cost (cell -> cost). Beside a covering cell, a tile
     whose numeral reads another value and whose colours are further from its tile's than
@@ -1042,9 +1049,10 @@ def beside_covered(
         far = costs is not None and costs.get(c.index, 0.0) > (
             cfg.beside_covered_cost_ratio * typical
         )
+        telling = disagree and (numerals_told or far)
         if (
             (unsure and beside & covering)
-            or (disagree and beside & doubled)
+            or (telling and beside & doubled)
             or (disagree and far and beside & covering)
         ):
             out[c.index] = CellReading(c.index, UNKNOWN, note=BESIDE_COVERED)
@@ -3095,7 +3103,7 @@ class BoardReader:
                     plastic[k] = level < cfg.dark_distance
             details["band_plastic"] = plastic
         costs = {i: g.cost for i, g in zip(candidates, guesses, strict=True)}
-        return tuple(beside_covered(readings, cfg, costs))
+        return tuple(beside_covered(readings, cfg, costs, judged.trust >= 1.0))
 
     def _nearest_colours(self) -> float:
         """The colour distance between the two nearest colours of the palette (blue and

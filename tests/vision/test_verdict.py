@@ -309,88 +309,66 @@ def test_cells_lost_out_of_the_frame_do_not_make_a_move_better() -> None:
 
 
 # Cell 12's neighbours are 11, 13 and 6 (row 3, pointing down).
-# (case, confidence of the tile on cell 12, whether its numeral disagrees with its
-# colours, the note of unknown cell 13 or None when it reads empty, whether the tile stays)
 DOUBLED = f"looks like RRR6, {ELSEWHERE}"
 PALE = f"looks like WWW1, {ELSEWHERE}"  # a palm or a sleeve: white as the joker
+#: (case, confidence of the tile on cell 12, whether its numeral disagrees with its
+#: colours, its colour cost (None: no costs told; the photo's other tiles cost 4), whether
+#: the photo's numerals are told, the note of unknown cell 13 or None when it reads
+#: empty, whether the tile stays)
 BESIDE_CASES = [
-    ("unsure beside a covered cell", 0.15, False, COVERED, False),
-    ("unsure beside a hand's no-tile", 0.15, False, NO_TILE, False),
-    ("sure beside a covered cell", 0.6, False, COVERED, True),
-    ("unsure beside an empty cell", 0.15, False, None, True),
-    ("unsure beside glare (no hand)", 0.15, False, GLARE, True),
-    ("unsure beside a tile read elsewhere (blur)", 0.15, False, DOUBLED, True),
-    ("unsure beside a palm that looks like the joker read elsewhere", 0.15, False, PALE, False),
-    ("sure beside a palm that looks like the joker read elsewhere", 0.6, False, PALE, True),
-    ("unsure beside the frame's edge", 0.15, False, OUTSIDE, True),
-    ("numeral disagreeing beside a tile read elsewhere", 0.6, True, DOUBLED, False),
-    ("numeral disagreeing beside an empty cell", 0.6, True, None, True),
-    ("numeral disagreeing beside a covered cell, but sure", 0.6, True, COVERED, True),
+    ("unsure beside a covered cell", 0.15, False, None, True, COVERED, False),
+    ("unsure beside a hand's no-tile", 0.15, False, None, True, NO_TILE, False),
+    ("sure beside a covered cell", 0.6, False, None, True, COVERED, True),
+    ("unsure beside an empty cell", 0.15, False, None, True, None, True),
+    ("unsure beside glare (no hand)", 0.15, False, None, True, GLARE, True),
+    ("unsure beside a tile read elsewhere (blur)", 0.15, False, None, True, DOUBLED, True),
+    ("unsure beside a palm read as the joker", 0.15, False, None, True, PALE, False),
+    ("sure beside a palm read as the joker", 0.6, False, None, True, PALE, True),
+    ("unsure beside the frame's edge", 0.15, False, None, True, OUTSIDE, True),
+    ("numeral disagreeing beside a tile read elsewhere", 0.6, True, None, True, DOUBLED, False),
+    ("numeral disagreeing beside an empty cell", 0.6, True, None, True, None, True),
+    ("numeral disagreeing beside a covered cell, sure", 0.6, True, None, True, COVERED, True),
+    ("the same beside a tile read elsewhere, blurred", 0.6, True, 6.0, False, DOUBLED, True),
+    ("the same, its colours far", 0.6, True, 17.0, False, DOUBLED, False),
+    ("colours far, numeral disagreeing beside a cover", 0.6, True, 17.0, False, COVERED, False),
+    ("colours far, numeral disagreeing beside no tile", 0.6, True, 17.0, False, NO_TILE, False),
+    ("colours as near as the photo's tiles'", 0.6, True, 6.0, True, COVERED, True),
+    ("colours far, numeral agreeing", 0.6, False, 17.0, True, COVERED, True),
+    ("colours far, numeral disagreeing, nothing beside", 0.6, True, 17.0, True, None, True),
+    ("colours far, numeral disagreeing beside glare", 0.6, True, 17.0, True, GLARE, True),
 ]
 
 
 @pytest.mark.parametrize(
-    ("confidence", "disagrees", "neighbour", "kept"),
+    ("confidence", "disagrees", "cost", "told", "neighbour", "kept"),
     [c[1:] for c in BESIDE_CASES],
     ids=[c[0] for c in BESIDE_CASES],
 )
 def test_an_unsure_tile_beside_a_covered_cell_is_unknown(
-    confidence: float, disagrees: bool, neighbour: str | None, kept: bool
+    confidence: float,
+    disagrees: bool,
+    cost: float | None,
+    told: bool,
+    neighbour: str | None,
+    kept: bool,
 ) -> None:
     assert {a[0] for e in Edge if (a := GEO.across(12, e)) is not None} == {11, 13, 6}
     cells = [CellReading(i, "empty") for i in range(36)]
+    others = [30, 31, 32, 33, 34]  # (none beside 12 or 13)
+    for i in others:
+        cells[i] = CellReading(i, "tile", (R, R, R), 6, 0.9)
     note = "numeral reads 4 but the colours say RRP5" if disagrees else ""
     tile = CellReading(12, "tile", (R, R, P), 5, confidence, note)
     cells[12] = tile
     if neighbour is not None:
         cells[13] = CellReading(13, "unknown", note=neighbour)
-    out = beside_covered(cells, CFG)
-    assert out[13] == cells[13] and out[:12] == cells[:12]
+    costs = None if cost is None else {i: 4.0 for i in others} | {12: cost}
+    out = beside_covered(cells, CFG, costs, told)
+    assert out[13] == cells[13] and out[:12] == cells[:12] and out[14:] == cells[14:]
     if kept:
         assert out[12] == tile
     else:
         assert out[12].state == "unknown" and out[12].note == BESIDE_COVERED
-
-
-#: (case, the tile's colour cost, its numeral disagrees, its neighbour's note, kept);
-#: the photo's five other tiles cost 4 each.
-FAR_CASES = [
-    ("colours far, numeral disagreeing, beside a covered cell", 17.0, True, COVERED, False),
-    ("colours far, numeral disagreeing, beside no tile or colours", 17.0, True, NO_TILE, False),
-    ("colours as near as the photo's tiles, numeral disagreeing", 6.0, True, COVERED, True),
-    ("colours far, numeral agreeing", 17.0, False, COVERED, True),
-    ("colours far, numeral disagreeing, beside an empty cell", 17.0, True, None, True),
-    ("colours far, numeral disagreeing, beside glare", 17.0, True, GLARE, True),
-]
-
-
-@pytest.mark.parametrize(
-    ("cost", "disagrees", "neighbour", "kept"),
-    [c[1:] for c in FAR_CASES],
-    ids=[c[0] for c in FAR_CASES],
-)
-def test_a_tile_beside_a_covered_cell_whose_colours_and_numeral_both_doubt_it_is_unknown(
-    cost: float, disagrees: bool, neighbour: str | None, kept: bool
-) -> None:
-    """A hand or a held tile over a cell's middle: its numeral reads another value and its
-    colours lie far from the tile's, as the photo's other tiles' do not."""
-    cells = [CellReading(i, "empty") for i in range(36)]
-    others = [20, 21, 22, 23, 24]
-    for i in others:
-        cells[i] = CellReading(i, "tile", (R, R, R), 6, 0.9)
-    note = "numeral reads 4 but the colours say RRP5" if disagrees else ""
-    tile = CellReading(12, "tile", (R, R, P), 5, 0.6, note)
-    cells[12] = tile
-    if neighbour is not None:
-        cells[13] = CellReading(13, "unknown", note=neighbour)
-    costs = {i: 4.0 for i in others} | {12: cost}
-    out = beside_covered(cells, CFG, costs)
-    assert out[13] == cells[13] and out[20:] == cells[20:]
-    if kept:
-        assert out[12] == tile
-    else:
-        assert out[12].state == "unknown" and out[12].note == BESIDE_COVERED
-    assert beside_covered(cells, CFG)[12] == tile  # (no costs told: no such doubt)
 
 
 def test_a_lattice_on_few_points_where_most_cells_are_unreadable_is_not_trusted() -> None:
