@@ -1037,7 +1037,9 @@ def beside_covered(
         and (c.note in (COVERED, NO_TILE, JOKER_ELSEWHERE) or c.note.startswith(JOKER_REFUSED))
     }
     doubled = {c.index for c in readings if c.state == UNKNOWN and looks_elsewhere(c.note)}
-    named = [costs[c.index] for c in readings if c.state == TILE and costs and c.index in costs]
+    named = (
+        [costs[c.index] for c in readings if c.state == TILE and c.index in costs] if costs else []
+    )
     typical = float(np.median(named)) if named else math.inf
     out = list(readings)
     for c in readings:
