@@ -250,3 +250,14 @@ def numeral_trust(
     p = (float(weight[agree].sum()) + unit) / (float(weight.sum()) + 2.0 * unit)
     odds = math.log(max(5.0 * p / (1.0 - p), 1.0))
     return float(min(odds / math.log(5.0 * sharp_agreement / (1.0 - sharp_agreement)), 1.0))
+
+
+def numerals_told(trust: float) -> bool:
+    """Whether a photo's numerals read as a sharp photo's do: its :func:`numeral_trust`
+    at its cap (or nothing to tell it), so that a numeral reading another value than its
+    colours say is evidence.
+
+    >>> numerals_told(1.0), numerals_told(0.9)
+    (True, False)
+    """
+    return trust >= 1.0

@@ -55,7 +55,14 @@ from vision.colour import (
 )
 from vision.config import ReaderConfig, default_config
 from vision.errors import BoardNotFoundError, UnreadableImageError
-from vision.identify import TileGuess, identify, numeral_trust, read_numerals, set_tiles
+from vision.identify import (
+    TileGuess,
+    identify,
+    numeral_trust,
+    numerals_told,
+    read_numerals,
+    set_tiles,
+)
 from vision.locate import (
     Outline,
     Outlines,
@@ -1002,7 +1009,7 @@ def beside_covered(
     readings: list[CellReading],
     cfg: ReaderConfig,
     costs: Mapping[int, float] | None = None,
-    numerals_told: bool = True,
+    sharp: bool = True,
 ) -> list[CellReading]:
     """The readings with the unsure tiles beside a cell read as neither empty nor a tile
     made unknown.
@@ -1020,7 +1027,7 @@ def beside_covered(
     what it looks like), a tile whose numeral reads another value than its colours say
     is unknown too: a held tile, or fingers over some of its sectors, make both. That
     numeral tells it only in a photo whose numerals read as a sharp photo's do
-    (``numerals_told``: ``numeral_trust`` 1), or where the colours doubt the tile too
+    (``sharp``: :func:`numerals_told`), or where the colours doubt the tile too
     (below): on a small, blurred board a tile's numeral reads another value as clearly,
     and the tile beside a hand is read right.
 
@@ -1037,9 +1044,8 @@ def beside_covered(
         and (c.note in (COVERED, NO_TILE, JOKER_ELSEWHERE) or c.note.startswith(JOKER_REFUSED))
     }
     doubled = {c.index for c in readings if c.state == UNKNOWN and looks_elsewhere(c.note)}
-    named = (
-        [costs[c.index] for c in readings if c.state == TILE and c.index in costs] if costs else []
-    )
+    costs = costs or {}
+    named = [costs[c.index] for c in readings if c.state == TILE and c.index in costs]
     typical = float(np.median(named)) if named else math.inf
     out = list(readings)
     for c in readings:
@@ -1048,10 +1054,8 @@ def beside_covered(
         beside = {b[0] for b in (GEOMETRY.across(c.index, e) for e in EDGE_ORDER) if b is not None}
         unsure = c.confidence < cfg.beside_covered_min_confidence
         disagree = c.note.startswith(NUMERAL_DISAGREES)
-        far = costs is not None and costs.get(c.index, 0.0) > (
-            cfg.beside_covered_cost_ratio * typical
-        )
-        telling = disagree and (numerals_told or far)
+        far = costs.get(c.index, 0.0) > cfg.beside_covered_cost_ratio * typical
+        telling = disagree and (sharp or far)
         if (
             (unsure and beside & covering)
             or (telling and beside & doubled)
@@ -2219,14 +2223,14 @@ class BoardReader:
         shown = np.zeros(len(cells), dtype=bool)
         if "disc" not in details:  # (none named: a photo without colour)
             return shown
-        numerals_told = details["numeral_trust"] >= 1.0
+        told = numerals_told(details["numeral_trust"])
         for k, i in enumerate(details["candidates"]):
             _, navy = details["disc"][k]
             shown[i] = (
                 cells[i].state == TILE
                 and details["costs"][k] <= cfg.plain_max_cost
                 and navy <= cfg.sure_disc_max_navy
-                and not (numerals_told and cells[i].note.startswith(NUMERAL_DISAGREES))
+                and not (told and cells[i].note.startswith(NUMERAL_DISAGREES))
             )
         return shown
 
@@ -3105,7 +3109,7 @@ class BoardReader:
                     plastic[k] = level < cfg.dark_distance
             details["band_plastic"] = plastic
         costs = {i: g.cost for i, g in zip(candidates, guesses, strict=True)}
-        return tuple(beside_covered(readings, cfg, costs, judged.trust >= 1.0))
+        return tuple(beside_covered(readings, cfg, costs, numerals_told(judged.trust)))
 
     def _nearest_colours(self) -> float:
         """The colour distance between the two nearest colours of the palette (blue and

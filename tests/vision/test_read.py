@@ -2189,9 +2189,8 @@ def test_a_tile_under_a_hand_is_unknown_rather_than_what_the_hand_makes_it(
     read right."""
     frame, truth = rendered(seed)
     assert index in truth.covered
-    actual = Board.from_notation(truth.board, GEO)
-    placed = actual[index]
-    assert placed is not None and placed.field() == under
+    hidden = Board.from_notation(truth.board, GEO)[index]
+    assert hidden is not None and hidden.field() == under
     reading = read_on_the_board(frame, truth)
     cell = reading.cells[reading_index(truth, reading, index)]
     assert cell.state == "unknown" and cell.note == BESIDE_COVERED
